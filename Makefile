@@ -1,0 +1,48 @@
+# perf uevent lab: one target per user action. See README.md.
+#
+#   make demo     boot the patched kernel and show uevents read back
+#   make check    every test; ends with "N passed, N failed, N skipped"
+#   make tree     build/linux: base commit + patches/ applied with git am
+#   make export   write build/linux's series back to patches/
+#   make kernel   build the patched and the unpatched guest kernels
+#   make vm       boot the patched kernel with a shell (CMD=... to run one)
+#   make deps     install the Debian packages and virtme-ng
+#   make clean    remove build outputs (keeps the base source and ccache)
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: all demo check tree export kernel vm deps clean distclean
+
+all: demo
+
+deps:
+	$(S)/deps.sh fetch kernel vm selftests
+	$(S)/fetch-base.sh all
+
+tree: deps
+	$(S)/tree.sh
+
+export:
+	$(S)/export.sh
+
+kernel: tree
+	$(S)/build-kernel.sh patched
+	$(S)/build-kernel.sh base
+
+demo:
+	$(S)/demo.sh
+
+check:
+	$(S)/check.sh
+
+vm: tree
+	$(S)/build-kernel.sh patched
+	$(S)/vm.sh patched -- $(if $(CMD),$(CMD),bash -i)
+
+clean:
+	rm -rf build/kbuild build/kbuild-base build/perf build/selftests build/examples \
+		build/headers build/results build/*.log
+
+distclean:
+	rm -rf build

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Build what runs inside the guest, against the patched tree's uapi headers:
+#   build/headers         make headers_install of build/linux
+#   build/examples/       the example programs (examples/*.c)
+#   build/selftests/X/    kselftests X in SELFTESTS (perf_uevent, perf_events)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+SELFTESTS=${SELFTESTS:-perf_uevent perf_events}
+HDR=$BUILD/headers
+
+step "installing uapi headers of the patched tree"
+run_logged "$BUILD/headers.log" make -C "$TREE" O="$KBUILD" INSTALL_HDR_PATH="$HDR" headers_install
+
+mkdir -p "$BUILD/examples"
+for c in "$TOP"/examples/*.c; do
+	exe=$BUILD/examples/$(basename "$c" .c)
+	gcc -O2 -g -Wall -Wextra -Werror -isystem "$HDR/include" -o "$exe" "$c" -lpthread
+done
+log "examples built in build/examples"
+
+for t in $SELFTESTS; do
+	[[ -d $TREE/tools/testing/selftests/$t ]] || { log "no selftests '$t' in the tree"; continue; }
+	step "building kselftests $t"
+	run_logged "$BUILD/selftests-$t.log" make -C "$TREE/tools/testing/selftests/$t" \
+		OUTPUT="$BUILD/selftests/$t" KHDR_INCLUDES="-isystem $HDR/include" -j"$(jobs_n)"
+done

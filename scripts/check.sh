@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# make check: every test of the project, from a fresh machine.
+#   1. set-up: packages, the base source, the tree with the series;
+#   2. host checks on the series (checkpatch --strict per patch);
+#   3. the patched and the unpatched kernels, the tests and examples;
+#   4. one boot of each kernel running the same tests;
+#   5. the verdict, ending with "N passed, N failed, N skipped".
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+start=$SECONDS
+S=$TOP/scripts
+R=$BUILD/results
+mkdir -p "$R"
+
+"$S/deps.sh" fetch kernel vm selftests
+"$S/fetch-base.sh" all
+"$S/tree.sh"
+
+# Host checks, one line each in host.tsv: status, name, reason.
+host=$R/host.tsv
+: >"$host"
+step "checkpatch --strict on each patch"
+for p in "$TOP"/patches/*.patch; do
+	name="checkpatch --strict: $(basename "$p")"
+	[[ $(basename "$p") == 0000-* ]] && continue
+	if out=$("$TREE/scripts/checkpatch.pl" --strict --terse --no-summary --show-types "$p" 2>&1) && [[ -z $out ]]; then
+		printf 'pass\t%s\n' "$name" >>"$host"
+	else
+		printf 'fail\t%s\t%s\n' "$name" "$(echo "$out" | head -n 3 | tr '\n\t' '  ')" >>"$host"
+	fi
+done
+
+"$S/build-kernel.sh" patched
+"$S/build-kernel.sh" base
+"$S/build-tests.sh"
+
+for k in patched base; do
+	step "booting the $k kernel and running the tests in it (2-4 min under TCG)"
+	# the guest's own exit status is not the verdict: evaluate.py compares
+	# the two runs, and notices a guest that did not finish
+	"$S/vm.sh" "$k" -- "$S/guest-tests.sh" "$R/$k" 2>&1 | tee "$R/$k.log" | sed 's/^/  | /' >&2 || true
+done
+
+log "make check took $((SECONDS - start)) s"
+python3 "$S/evaluate.py" "$R/patched" "$R/base" "$host"

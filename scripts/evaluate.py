@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Judge the guest runs and print one line per test plus the totals.
+
+Usage: evaluate.py PATCHED_RESULTS BASE_RESULTS [HOST_RESULTS.tsv]
+
+- perf_uevent kselftests and examples/ must pass on the patched kernel and
+  skip (every case) on the unpatched base kernel;
+- every other suite (the kernel's own perf_events selftests) is a
+  no-regression guard: a case that fails on the patched kernel fails the
+  run only if it passes on the base kernel; failing on both is reported
+  as skipped, with the base result as the reason;
+- HOST_RESULTS.tsv holds host-side checks: "pass|fail|skip<TAB>name<TAB>why".
+"""
+import os
+import re
+import sys
+
+OWN_SUITES = ("perf_uevent", "examples")
+TAP_LINE = re.compile(r"^(not ok|ok) +\d+ +(.*?)(?: +# +(SKIP|XFAIL|TODO)\b ?(.*))?$")
+PLAN = re.compile(r"^1\.\.(\d+)")
+
+
+def parse(path):
+    """Return {case: (status, reason)} for one binary's output, plus problems."""
+    cases, problems, plan = {}, [], None
+    try:
+        with open(path + ".tap", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None, ["no output"]
+    rc = int(open(path + ".rc").read().strip() or 1)
+    last_comment = ""
+    for line in lines:
+        m = PLAN.match(line)
+        if m and plan is None:
+            plan = int(m.group(1))
+            continue
+        m = TAP_LINE.match(line)
+        if m:
+            ok, name, directive, why = m.groups()
+            if directive == "SKIP":
+                cases[name] = ("skip", why or last_comment)
+            elif ok == "ok":
+                cases[name] = ("pass", "")
+            else:
+                cases[name] = ("fail", last_comment)
+        elif line.startswith("#") and not line.startswith("# RUN") and "Totals" not in line:
+            last_comment = line.lstrip("# ").strip()
+    if plan is None and not cases:
+        # not a TAP program (examples): judge by exit status
+        status = {0: "pass", 4: "skip"}.get(rc, "fail")
+        why = lines[-1] if lines else "no output"
+        return {"": (status, "" if status == "pass" else why)}, problems
+    if plan is not None and len(cases) != plan:
+        problems.append(f"{len(cases)} results for a plan of {plan} (exit {rc})")
+    if rc not in (0, 4) and not any(s == "fail" for s, _ in cases.values()):
+        problems.append(f"exit status {rc} without a failing case")
+    return cases, problems
+
+
+def runs(root):
+    out = {}
+    if not os.path.isdir(root):
+        return out
+    for suite in sorted(os.listdir(root)):
+        d = os.path.join(root, suite)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".rc"):
+                out[(suite, f[:-3])] = parse(os.path.join(d, f[:-3]))
+    return out
+
+
+def main():
+    patched_dir, base_dir = sys.argv[1], sys.argv[2]
+    results = []  # (status, name, why)
+
+    def add(status, name, why=""):
+        results.append((status, name, why))
+
+    if len(sys.argv) > 3 and os.path.exists(sys.argv[3]):
+        for line in open(sys.argv[3]):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) >= 2:
+                add(parts[0], parts[1], parts[2] if len(parts) > 2 else "")
+
+    for root, label in ((patched_dir, "patched"), (base_dir, "base")):
+        if not os.path.exists(os.path.join(root, "done")):
+            add("fail", f"{label} guest run completed", f"no {root}/done: the guest died or timed out")
+
+    patched, base = runs(patched_dir), runs(base_dir)
+    for (suite, binary), (cases, problems) in patched.items():
+        prefix = f"{suite}/{binary}"
+        for p in problems:
+            add("fail", f"{prefix}: complete run", p)
+        if cases is None:
+            continue
+        base_cases = (base.get((suite, binary)) or ({}, []))[0] or {}
+        for case, (status, why) in cases.items():
+            name = f"{prefix}{':' if case else ''}{case}"
+            if suite in OWN_SUITES or status != "fail":
+                add(status, name, why)
+                continue
+            bstatus, bwhy = base_cases.get(case, ("missing", ""))
+            if bstatus == "fail":
+                add("skip", name, f"fails on the unpatched base kernel too ({bwhy or why})")
+            else:
+                add("fail", name, f"regression: {bstatus} on the base kernel, fails patched: {why}")
+
+    # Our own tests must skip, not fail or pass, on a kernel without the series.
+    for (suite, binary), (cases, problems) in base.items():
+        if suite not in OWN_SUITES:
+            continue
+        name = f"base kernel: {suite}/{binary} skips cleanly"
+        if cases is None or problems:
+            add("fail", name, "; ".join(problems) or "no output")
+            continue
+        wrong = [f"{c or binary}={s}" for c, (s, _) in cases.items() if s != "skip"]
+        add("fail" if wrong else "pass", name,
+            ("not skipped: " + ", ".join(wrong)) if wrong else f"{len(cases)} skipped")
+    for key in patched:
+        if key[0] in OWN_SUITES and key not in base:
+            add("fail", f"base kernel: {key[0]}/{key[1]} skips cleanly", "not run on the base kernel")
+
+    counts = {"pass": 0, "fail": 0, "skip": 0}
+    for status, name, why in results:
+        counts[status] = counts.get(status, 0) + 1
+        tag = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[status]
+        print(f"{tag}  {name}" + (f"  ({why})" if why and status != "pass" else ""))
+    print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
+    return 1 if counts["fail"] or not results else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

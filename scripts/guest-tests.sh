@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs inside the guest (see vm.sh): every kselftest binary built under
+# build/selftests/, then the example programs, each with its TAP output
+# saved to RESULTS/<suite>/<name>.tap and its exit status to .rc.
+# Usage: guest-tests.sh RESULTS
+set -uo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+results=$1
+rm -rf "$results"
+mkdir -p "$results"
+log "guest kernel $(uname -r), $(nproc) CPUs, uid $(id -u)"
+
+run_one() {	# suite name timeout cmd...
+	local suite=$1 name=$2 limit=$3 rc start=$SECONDS
+	shift 3
+	mkdir -p "$results/$suite"
+	timeout -k 5 "$limit" "$@" >"$results/$suite/$name.tap" 2>&1
+	rc=$?
+	echo "$rc" >"$results/$suite/$name.rc"
+	log "$suite/$name: exit $rc in $((SECONDS - start)) s"
+	sed 's/^/    /' "$results/$suite/$name.tap" | grep -E '^    (not )?ok |^    # (FAIL|SKIP)|Bail' >&2 || true
+}
+
+for dir in "$BUILD"/selftests/*/; do
+	suite=$(basename "$dir")
+	limit=$(sed -n 's/^timeout=//p' "$TREE/tools/testing/selftests/$suite/settings" 2>/dev/null)
+	for t in $(find "$dir" -maxdepth 1 -type f -executable -printf '%f\n' | sort); do
+		run_one "$suite" "$t" "${limit:-120}" "$dir/$t"
+	done
+done
+
+for exe in "$BUILD"/examples/*; do
+	[[ -x $exe ]] || continue
+	run_one examples "$(basename "$exe")" 60 "$exe"
+done
+
+touch "$results/done"

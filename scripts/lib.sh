@@ -1,0 +1,47 @@
+# shellcheck shell=bash
+# Common paths and helpers for the lab scripts; sourced, never run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+TREE=$BUILD/linux		# base commit + the series, branch "uevent"
+TREE_BASE=$BUILD/linux-base	# worktree of the base commit alone
+KBUILD=$BUILD/kbuild		# patched kernel build (O=)
+KBUILD_BASE=$BUILD/kbuild-base	# unpatched kernel build (O=)
+PERF_OUT=$BUILD/perf		# perf build (O=)
+PROG=${PROG:-$(basename "$0")}
+
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export CCACHE_BASEDIR=$TOP
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+
+log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# A step that takes a while: say what and how long it usually takes.
+step() { printf '%s: ==> %s\n' "$PROG" "$*" >&2; }
+
+# Run a long command, keeping its output in a log and showing a line of
+# progress every 20 s; on failure print the log's tail.
+run_logged() {
+	local logfile=$1
+	shift
+	local start=$SECONDS pid rc
+	"$@" >"$logfile" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 2
+		if (( (SECONDS - start) % 20 < 2 && SECONDS > start + 1 )); then
+			log "  ... $((SECONDS - start)) s: $(tail -n 1 "$logfile" | cut -c1-100)"
+		fi
+	done
+	rc=0
+	wait "$pid" || rc=$?
+	if (( rc != 0 )); then
+		log "failed after $((SECONDS - start)) s; last lines of $logfile:"
+		tail -n 30 "$logfile" >&2
+		return "$rc"
+	fi
+	log "  done in $((SECONDS - start)) s"
+}
+
+jobs_n() { nproc 2>/dev/null || echo 2; }

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Materialize the kernel git tree: build/linux holds one base commit
+# (branch "base") and the series from patches/ applied on top with git am
+# (branch "uevent"); build/linux-base is a worktree of the base alone.
+# KERNEL_SRC=/path/to/linux takes the base from an existing tree instead
+# of Debian's linux-source package.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+IDENT_NAME=${PATCH_AUTHOR_NAME:-perf uevent project}
+IDENT_EMAIL=${PATCH_AUTHOR_EMAIL:-perf-uevent@example.org}
+g() { git -C "$TREE" "$@"; }
+
+create_tree() {
+	local src=${KERNEL_SRC:-$BUILD/base/linux} what
+	[[ -f $src/Makefile && -d $src/kernel ]] || die "no kernel source at $src"
+	rm -rf "$TREE" "$TREE_BASE"
+	if [[ -n ${KERNEL_SRC:-} ]] && git -C "$src" rev-parse --verify -q HEAD >/dev/null; then
+		step "cloning $src (shared objects, a minute)"
+		git clone -q --shared --no-checkout "$src" "$TREE"
+		g checkout -q -b base "$(git -C "$src" rev-parse HEAD)"
+	else
+		what=$(cat "$BUILD/base/VERSION" 2>/dev/null || echo "kernel source from $src")
+		[[ -n ${KERNEL_SRC:-} ]] && what="kernel source from $src"
+		step "creating the base commit from $what (about half a minute)"
+		mkdir -p "$TREE"
+		cp -a "$src/." "$TREE/"
+		rm -rf "$TREE/.git"
+		# Debian's linux-source ignores every top-level path; new files
+		# must be addable in the tree.
+		sed -i '/^# Debian packaging: ignore everything/,$d' "$TREE/.gitignore"
+		sed -i -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$TREE/.gitignore"
+		sed -i '${/^#$/d}' "$TREE/.gitignore"
+		g init -q -b base
+		g add -A -f
+		g -c user.name=base -c user.email=base@localhost commit -q \
+			-m "Base: $what" \
+			-m "Debian's top-level ignore-everything rule is dropped from .gitignore."
+	fi
+	g config user.name "$IDENT_NAME"
+	g config user.email "$IDENT_EMAIL"
+}
+
+[[ -d $TREE/.git ]] || create_tree
+
+# Leave an up-to-date tree alone (no rebuilds); never throw away work that
+# has not been exported to patches/.
+uptodate=0
+if g rev-parse -q --verify uevent >/dev/null; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	"$TOP/scripts/export.sh" --to "$tmp" >/dev/null 2>&1 || true
+	if diff -rq -x '0000-*' "$tmp" "$TOP/patches" >/dev/null 2>&1 &&
+		[[ -z $(g status --porcelain --untracked-files=no) ]]; then
+		uptodate=1
+	elif [[ ${FORCE:-0} != 1 ]]; then
+		die "$TREE differs from patches/ (uncommitted edits or unexported commits): commit and 'make export' first, or FORCE=1 to discard them"
+	fi
+fi
+
+if (( uptodate )); then
+	log "tree up to date with patches/"
+else
+	step "applying $(find "$TOP/patches" -name '*.patch' ! -name '0000-*' | wc -l) patches with git am"
+	g am --abort >/dev/null 2>&1 || true
+	g checkout -q -f -B uevent base
+	find "$TOP/patches" -name '*.patch' ! -name '0000-*' | sort | xargs -r git -C "$TREE" am -q --keep-cr ||
+		die "git am failed; see 'git -C $TREE am --show-current-patch'"
+fi
+
+if [[ ! -e $TREE_BASE/.git ]]; then
+	g worktree prune
+	g worktree add -q -f "$TREE_BASE" base
+fi
+g log --oneline base..uevent | sed "s/^/$PROG:   /" >&2

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Boot a lab kernel with virtme-ng (the host's root file system, read-only,
+# with build/ writable) and run one command in it; the command's exit
+# status comes back.  Usage: vm.sh [patched|base] -- CMD [ARG...]
+# KVM is used when /dev/kvm really works (checked once, cached); otherwise
+# QEMU emulates (TCG), which is what this lab's machines do.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+which=${1:-patched}
+shift
+[[ ${1:-} == -- ]] && shift
+case $which in
+patched) kernel=$KBUILD/arch/x86/boot/bzImage ;;
+base) kernel=$KBUILD_BASE/arch/x86/boot/bzImage ;;
+*) die "usage: $0 [patched|base] -- CMD" ;;
+esac
+[[ -f $kernel ]] || die "no kernel at $kernel: run 'make kernel'"
+(( $# )) || die "no command to run"
+command -v vng >/dev/null || die "vng (virtme-ng) missing: run 'make deps'"
+
+# A nested /dev/kvm may exist and still hang guests: trust it only after
+# a short boot has gone through.
+kvm_works() {
+	local stamp=$BUILD/kvm.ok
+	[[ -n ${LAB_KVM:-} ]] && { [[ $LAB_KVM == 1 ]]; return; }
+	if [[ ! -f $stamp ]]; then
+		local ok=0
+		if [[ -w /dev/kvm ]]; then
+			log "checking whether KVM works (a short boot, at most 60 s)"
+			timeout -k 5 60 vng --run "$kernel" --cpus 1 -- true </dev/null >/dev/null 2>&1 && ok=1
+		fi
+		echo "$ok" >"$stamp"
+	fi
+	[[ $(cat "$stamp") == 1 ]]
+}
+
+args=(--run "$kernel" --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-2G}" --rwdir "$BUILD")
+kvm_works || args+=(--disable-kvm)
+log "booting $which kernel ($( [[ ${args[*]} == *--disable-kvm* ]] && echo TCG || echo KVM ), ${VM_CPUS:-2} vCPUs)"
+cd "$TOP"
+exec vng "${args[@]}" -- "$@" </dev/null

@@ -2,6 +2,7 @@
 #
 #   make demo     boot the patched kernel and show uevents read back
 #   make check    every test; ends with "N passed, N failed, N skipped"
+#   make check-base  the series' tests on the unpatched kernel: all must skip
 #   make tree     build/linux: base commit + patches/ applied with git am
 #   make export   write build/linux's series back to patches/
 #   make kernel   build the patched and the unpatched guest kernels
@@ -12,7 +13,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all demo check tree export kernel vm deps clean distclean
+.PHONY: all demo check check-base tree export kernel vm deps clean distclean
 
 all: demo
 
@@ -35,6 +36,9 @@ demo:
 
 check:
 	$(S)/check.sh
+
+check-base:
+	$(S)/check-base.sh
 
 vm: tree
 	$(S)/build-kernel.sh patched

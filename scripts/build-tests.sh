@@ -23,6 +23,7 @@ log "examples built in build/examples"
 for t in $SELFTESTS; do
 	[[ -d $TREE/tools/testing/selftests/$t ]] || { log "no selftests '$t' in the tree"; continue; }
 	step "building kselftests $t"
+	mkdir -p "$BUILD/selftests/$t"
 	run_logged "$BUILD/selftests-$t.log" make -C "$TREE/tools/testing/selftests/$t" \
 		OUTPUT="$BUILD/selftests/$t" KHDR_INCLUDES="-isystem $HDR/include" -j"$(jobs_n)"
 done

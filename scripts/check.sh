@@ -36,6 +36,14 @@ done
 "$S/build-kernel.sh" base
 "$S/build-tests.sh"
 
+step "W=1 on the kernel files the series touches"
+if out=$("$S/check-w1.sh" 2>&1); then
+	printf 'pass\t%s\n' "W=1: no new warnings in the files the series touches" >>"$host"
+else
+	printf 'fail\t%s\t%s\n' "W=1: no new warnings in the files the series touches" \
+		"$(echo "$out" | grep warning: | head -n 2 | tr '\n\t' '  ')" >>"$host"
+fi
+
 for k in patched base; do
 	step "booting the $k kernel and running the tests in it (2-4 min under TCG)"
 	# the guest's own exit status is not the verdict: evaluate.py compares

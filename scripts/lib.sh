@@ -10,6 +10,10 @@ KBUILD_BASE=$BUILD/kbuild-base	# unpatched kernel build (O=)
 PERF_OUT=$BUILD/perf		# perf build (O=)
 PROG=${PROG:-$(basename "$0")}
 
+# Debian's tools first: the kernel's scripts (checkpatch's SPDX check,
+# kernel-doc) need the python3 modules installed from Debian packages.
+export PATH=/usr/bin:/bin:$PATH
+
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 export CCACHE_BASEDIR=$TOP
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}

@@ -7,7 +7,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-SELFTESTS=${SELFTESTS:-perf_uevent perf_events}
+SELFTESTS=${SELFTESTS-perf_uevent perf_events}
 HDR=$BUILD/headers
 
 step "installing uapi headers of the patched tree"
@@ -16,7 +16,8 @@ run_logged "$BUILD/headers.log" make -C "$TREE" O="$KBUILD" INSTALL_HDR_PATH="$H
 mkdir -p "$BUILD/examples"
 for c in "$TOP"/examples/*.c; do
 	exe=$BUILD/examples/$(basename "$c" .c)
-	gcc -O2 -g -Wall -Wextra -Werror -isystem "$HDR/include" -o "$exe" "$c" -lpthread
+	gcc -O2 -g -Wall -Wextra -Werror -isystem "$HDR/include" -I "$TREE/tools/lib/perf/include" \
+		-o "$exe" "$c" -lpthread
 done
 log "examples built in build/examples"
 

@@ -21,6 +21,7 @@ OWN_SUITES = ("perf_uevent", "examples")
 KNOWN_CAUSES = {
     "remove_on_exec": "it opens PERF_COUNT_HW_INSTRUCTIONS and the guest has no hardware PMU",
 }
+PERF_TEST_LINE = re.compile(r"^\s*\d+(?:\.\d+)?: (.*?)\s*: (Ok|FAILED!|Skip)(?:\s*\((.*)\))?\s*$")
 TAP_LINE = re.compile(r"^(not ok|ok) +\d+ +(.*?)(?: +# +(SKIP|XFAIL|TODO)\b ?(.*))?$")
 PLAN = re.compile(r"^1\.\.(\d+)")
 
@@ -39,6 +40,11 @@ def parse(path):
         m = PLAN.match(line)
         if m and plan is None:
             plan = int(m.group(1))
+            continue
+        m = PERF_TEST_LINE.match(line)
+        if m:
+            name, result, why = m.groups()
+            cases[name] = ({"Ok": "pass", "Skip": "skip"}.get(result, "fail"), why or "")
             continue
         m = TAP_LINE.match(line)
         if m:
@@ -64,6 +70,14 @@ def parse(path):
     if rc not in (0, 4) and not any(s == "fail" for s, _ in cases.values()):
         problems.append(f"exit status {rc} without a failing case")
     return cases, problems
+
+
+def is_own(root, suite, binary):
+    """Tests of the series (must pass patched) rather than guards."""
+    if suite in OWN_SUITES:
+        return True
+    kind = os.path.join(root or "", suite, binary + ".kind")
+    return os.path.exists(kind) and open(kind).read().strip() == "own"
 
 
 def runs(root):
@@ -112,8 +126,8 @@ def main():
             continue
         base_cases = (base.get((suite, binary)) or ({}, []))[0] or {}
         for case, (status, why) in cases.items():
-            name = f"{prefix}{':' if case else ''}{case}"
-            if suite in OWN_SUITES or status != "fail":
+            name = f"perf test: {case}" if suite == "perf-test" else f"{prefix}{':' if case else ''}{case}"
+            if is_own(patched_dir, suite, binary) or status != "fail":
                 add(status, name, why)
                 continue
             bstatus, bwhy = base_cases.get(case, ("missing", ""))
@@ -126,7 +140,13 @@ def main():
 
     # Our own tests must skip, not fail or pass, on a kernel without the series.
     for (suite, binary), (cases, problems) in base.items():
-        if suite not in OWN_SUITES:
+        if not is_own(base_dir, suite, binary):
+            continue
+        if suite == "perf-test":
+            # perf must keep working on a kernel without the feature
+            for case, (status, why) in (cases or {}).items():
+                add("fail" if status == "fail" else "pass",
+                    f"base kernel: perf test '{case}' does not fail", why)
             continue
         name = f"base kernel: {suite}/{binary} skips cleanly"
         if cases is None or problems:
@@ -135,17 +155,17 @@ def main():
         wrong = [f"{c or binary}={s}" for c, (s, _) in cases.items() if s != "skip"]
         add("fail" if wrong else "pass", name,
             ("not skipped: " + ", ".join(wrong)) if wrong else f"{len(cases)} skipped")
-    if base_only and not any(k[0] in OWN_SUITES for k in base):
+    if base_only and not any(is_own(base_dir, *k) for k in base):
         add("fail", "base kernel: own tests ran", "no perf_uevent or example results")
     for key in patched:
-        if key[0] in OWN_SUITES and key not in base:
+        if is_own(patched_dir, *key) and key not in base:
             add("fail", f"base kernel: {key[0]}/{key[1]} skips cleanly", "not run on the base kernel")
 
     counts = {"pass": 0, "fail": 0, "skip": 0}
     for status, name, why in results:
         counts[status] = counts.get(status, 0) + 1
         tag = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}[status]
-        print(f"{tag}  {name}" + (f"  ({why})" if why and status != "pass" else ""))
+        print(f"{tag}  {name}" + (f"  ({why})" if why else ""))
     print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
     return 1 if counts["fail"] or not results else 0
 

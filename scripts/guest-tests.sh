@@ -20,7 +20,8 @@ run_one() {	# suite name timeout cmd...
 	rc=$?
 	echo "$rc" >"$results/$suite/$name.rc"
 	log "$suite/$name: exit $rc in $((SECONDS - start)) s"
-	sed 's/^/    /' "$results/$suite/$name.tap" | grep -E '^    (not )?ok |^    # (FAIL|SKIP)|Bail' >&2 || true
+	sed 's/^/    /' "$results/$suite/$name.tap" |
+		grep -E '^    (not )?ok |^    # (FAIL|SKIP)|Bail|: (Ok|FAILED!|Skip)' >&2 || true
 }
 
 for dir in "$BUILD"/selftests/*/; do
@@ -30,6 +31,19 @@ for dir in "$BUILD"/selftests/*/; do
 		run_one "$suite" "$t" "${limit:-120}" "$dir/$t"
 	done
 done
+
+# perf test cases from tests/perf-tests.txt, when perf was built; shell
+# tests are found relative to the working directory.
+if [[ -x $PERF_OUT/perf ]]; then
+	mkdir -p "$results/perf-test"
+	n=0
+	while IFS=$'\t' read -r kind name; do
+		[[ $kind == own || $kind == guard ]] || continue
+		n=$((n + 1))
+		echo "$kind" >"$results/perf-test/$n.kind"
+		(cd "$TREE/tools/perf" && run_one perf-test "$n" 600 "$PERF_OUT/perf" test -v "$name")
+	done <"$TOP/tests/perf-tests.txt"
+fi
 
 # uevent-demo checks what it reads back (exit 0 pass, 1 fail, 4 skip)
 run_one examples uevent-demo 60 "$BUILD/examples/uevent-demo"

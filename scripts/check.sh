@@ -14,7 +14,7 @@ S=$TOP/scripts
 R=$BUILD/results
 mkdir -p "$R"
 
-"$S/deps.sh" fetch kernel vm selftests perf
+"$S/deps.sh" fetch kernel vm selftests perf lint
 "$S/fetch-base.sh" all
 "$S/tree.sh"
 
@@ -48,6 +48,13 @@ for p in "$TOP"/patches/*.patch; do
 		printf 'fail\t%s\t%s\n' "$name" "$(echo "$out" | head -n 3 | tr '\n\t' '  ')" >>"$host"
 	fi
 done
+
+step "shellcheck on the lab's scripts"
+if out=$(cd "$TOP" && shellcheck -x scripts/*.sh .ci/run 2>&1); then
+	printf 'pass\t%s\n' "shellcheck: scripts/*.sh .ci/run" >>"$host"
+else
+	printf 'fail\t%s\t%s\n' "shellcheck: scripts/*.sh .ci/run" "$(echo "$out" | grep -m 2 SC | tr '\n\t' '  ')" >>"$host"
+fi
 
 "$S/build-kernel.sh" patched
 "$S/build-kernel.sh" base

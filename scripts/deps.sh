@@ -13,6 +13,7 @@ declare -A GROUP=(
 	[vm]="qemu-system-x86 udev busybox-static util-linux-extra kbd file iproute2 python3-argcomplete python3-requests"
 	[perf]="libdw-dev libtraceevent-dev libzstd-dev libcap-dev libnuma-dev python3-dev python3-setuptools libslang2-dev libunwind-dev libbabeltrace-dev binutils-dev systemtap-sdt-dev libperl-dev zlib1g-dev liblzma-dev pkg-config"
 	[selftests]="rsync"
+	[lint]="shellcheck"
 )
 
 want=()

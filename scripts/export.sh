@@ -16,4 +16,6 @@ mkdir -p "$out"
 find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' -delete
 git -C "$TREE" -c core.abbrev=12 -c diff.noprefix=false format-patch -q \
 	--no-signature --zero-commit --no-renames -o "$out" base..uevent
-ls "$out"/*.patch | grep -v '/0000-' | sed "s|^$TOP/||"
+for p in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
+	[[ $p == */0000-* ]] || echo "${p#"$TOP"/}"
+done

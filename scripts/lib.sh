@@ -1,5 +1,6 @@
 # shellcheck shell=bash
 # Common paths and helpers for the lab scripts; sourced, never run.
+# shellcheck disable=SC2034 # the paths are used by the scripts that source this
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}

@@ -39,7 +39,7 @@ for p in "$TOP"/patches/*.patch; do
 	if ! grep '^diff --git' "$p" | grep -qv ' a/tools/\(perf\|lib/perf\)/'; then
 		note=$("$TREE/scripts/checkpatch.pl" "${cp_args[@]}" "$p" 2>&1 |
 			sed -n 's/.*: \(CHECK\|WARNING\):\([A-Z_]*\):.*/\2/p' | sort | uniq -c |
-			awk '{printf "%s%s x%s", sep, $2, $1; sep=", "}')
+			awk '{printf "%s%s x%s", sep, $2, $1; sep=", "}') || true
 		cp_args+=(--ignore "$PERF_IDIOMS")
 	fi
 	if out=$("$TREE/scripts/checkpatch.pl" "${cp_args[@]}" "$p" 2>&1) && [[ -z $out ]]; then

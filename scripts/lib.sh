@@ -4,11 +4,11 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-TREE=$BUILD/linux		# base commit + the series, branch "uevent"
+TREE=${TREE:-$BUILD/linux}		# base commit + the series, branch "uevent"
 TREE_BASE=$BUILD/linux-base	# worktree of the base commit alone
-KBUILD=$BUILD/kbuild		# patched kernel build (O=)
+KBUILD=${KBUILD:-$BUILD/kbuild}		# patched kernel build (O=)
 KBUILD_BASE=$BUILD/kbuild-base	# unpatched kernel build (O=)
-PERF_OUT=$BUILD/perf		# perf build (O=)
+PERF_OUT=${PERF_OUT:-$BUILD/perf}		# perf build (O=)
 PROG=${PROG:-$(basename "$0")}
 
 # Debian's tools first: the kernel's scripts (checkpatch's SPDX check,

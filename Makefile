@@ -6,14 +6,16 @@
 #   make tree     build/linux: base commit + patches/ applied with git am
 #   make export   write build/linux's series back to patches/
 #   make kernel   build the patched and the unpatched guest kernels
+#   make bench-mem  perf script's memory against the number of uevents
 #   make vm       boot the patched kernel with a shell (CMD=... to run one)
+#   make bench    uevent cost next to prctl, trace_marker, user_events (SMOKE=1: quick)
 #   make deps     install the Debian packages and virtme-ng
 #   make clean    remove build outputs (keeps the base source and ccache)
 
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all demo check check-base tree export kernel vm deps clean distclean
+.PHONY: all demo check check-base tree export kernel vm bench deps clean distclean
 
 all: demo
 
@@ -40,9 +42,18 @@ check:
 check-base:
 	$(S)/check-base.sh
 
+bench-mem: kernel
+	$(S)/build-perf.sh
+	$(S)/bench-script-mem.sh
+
 vm: tree
 	$(S)/build-kernel.sh patched
 	$(S)/vm.sh patched -- $(if $(CMD),$(CMD),bash -i)
+
+bench: tree
+	$(S)/build-kernel.sh patched
+	$(S)/build-perf.sh
+	$(S)/bench.sh $(if $(SMOKE),--smoke)
 
 clean:
 	rm -rf build/kbuild build/kbuild-base build/perf build/selftests build/examples \

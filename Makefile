@@ -5,6 +5,7 @@
 #   make check-base  the series' tests on the unpatched kernel: all must skip
 #   make tree     build/linux: base commit + patches/ applied with git am
 #   make export   write build/linux's series back to patches/
+#   make series   the mailable set in build/series (SENDER='Name <addr>')
 #   make kernel   build the patched and the unpatched guest kernels
 #   make bench-mem  perf script's memory against the number of uevents
 #   make vm       boot the patched kernel with a shell (CMD=... to run one)
@@ -28,6 +29,9 @@ tree: deps
 
 export:
 	$(S)/export.sh
+
+series: tree
+	$(S)/series.sh
 
 kernel: tree
 	$(S)/build-kernel.sh patched

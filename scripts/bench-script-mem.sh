@@ -86,6 +86,7 @@ print(max(s[0] for s in snaps) // 1024, max(s[2] for s in detailed) // 1024,
 PY
 }
 
+{
 printf '%-9s %8s %9s %10s %10s %9s %11s %13s %9s\n' uevents file_MB records RssAnon_MB RssFile_MB \
 	VmHWM_MB heap_KB ordered_KB other_KB_peak
 for n in "${counts[@]}"; do
@@ -97,4 +98,5 @@ for n in "${counts[@]}"; do
 	read -r hp oe other < <(heap "$perf" script -i "$f" --show-uevent-events) || die "massif failed on $f"
 	printf '%-9s %8s %9s %10s %10s %9s %11s %13s %9s\n' "$n" "$(( $(stat -c %s "$f") / 1048576 ))" \
 		"${recs:-?}" "$anon" "$file" "$hwm" "$hp" "$oe" "$other"
-done | tee "$out/table.txt"
+done
+} | tee "$out/table.txt"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure the Debian packages a lab step needs are installed.
-# Usage: deps.sh GROUP...   (groups: fetch kernel vm perf selftests)
+# Usage: deps.sh GROUP...   (groups: fetch kernel vm perf selftests lint gates bench)
 # As root, missing packages are installed with apt-get; otherwise the
 # exact apt-get line is printed and the script fails.
 set -euo pipefail
@@ -14,6 +14,8 @@ declare -A GROUP=(
 	[perf]="libdw-dev libtraceevent-dev libzstd-dev libcap-dev libnuma-dev python3-dev python3-setuptools libslang2-dev libunwind-dev libbabeltrace-dev binutils-dev systemtap-sdt-dev libperl-dev zlib1g-dev liblzma-dev pkg-config"
 	[selftests]="rsync"
 	[lint]="shellcheck"
+	[gates]="sparse python3-sphinx python3-yaml"
+	[bench]="valgrind"
 )
 
 want=()

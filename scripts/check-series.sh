@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# The maintainers' gates on the series, each one line in TSV (status, name,
+# reason) appended to the file given:
+#   - per patch, in order, on the tree as it is before that patch:
+#     checkpatch --strict (run from the tree top, as a maintainer does),
+#     then the patch applied and the objects it touches built (bisectable);
+#   - sparse (C=1) on the kernel files the series touches: no new warning;
+#   - the kernel builds with CONFIG_PERF_EVENTS=n (User-Mode Linux);
+#   - tools/perf/check-headers.sh: no difference the base does not have;
+#   - perf trace's prctl table generator picks up the new prctl;
+#   - the new rst builds with Sphinx without warnings;
+#   - make -C tools/testing/selftests TARGETS=perf_uevent builds.
+# Usage: check-series.sh RESULT.tsv   (after build-kernel.sh patched)
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+tsv=$1
+WT=$BUILD/bisect		# detached worktree walked through the series
+BK=$BUILD/bisect-kbuild		# its kernel objects (the guest config)
+BP=$BUILD/bisect-perf		# its perf objects
+NP=$BUILD/kbuild-noperf		# CONFIG_PERF_EVENTS=n kernel
+J=-j$(jobs_n)
+
+result() {	# status name [reason]
+	printf '%s\t%s\t%s\n' "$1" "$2" "$(printf '%s' "${3:-}" | tr '\n\t' '  ' | cut -c1-400)" >>"$tsv"
+}
+
+[[ -f $KBUILD/.config ]] || die "no $KBUILD/.config: run build-kernel.sh patched first"
+mapfile -t commits < <(git -C "$TREE" rev-list --reverse base..uevent)
+mapfile -t patches < <(find "$TOP/patches" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+(( ${#commits[@]} == ${#patches[@]} )) ||
+	die "${#commits[@]} commits in $TREE but ${#patches[@]} patches: run 'make tree'"
+
+if [[ ! -e $WT/.git ]]; then
+	rm -rf "$WT"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$WT" base
+fi
+git -C "$WT" checkout -q --detach base
+
+mkdir -p "$BK" "$BP"
+cp "$KBUILD/.config" "$BK/.config"
+make -C "$WT" O="$BK" olddefconfig >/dev/null
+
+step "checkpatch and a build of what it touches, patch by patch (${#commits[@]} patches, 3-10 min)"
+for i in "${!commits[@]}"; do
+	c=${commits[$i]}
+	p=${patches[$i]}
+	name=$(basename "$p")
+
+	# checkpatch from the tree top, on the tree the patch applies to:
+	# CamelCase names already in a file it changes are known, as for
+	# anyone running it before sending
+	if out=$(cd "$WT" && ./scripts/checkpatch.pl --strict --terse --no-summary --show-types "$p" 2>&1) &&
+		[[ -z $out ]]; then
+		result pass "checkpatch --strict: $name"
+	else
+		result fail "checkpatch --strict: $name" "$(echo "$out" | sed "s|$TOP/||" | head -n 3)"
+	fi
+
+	git -C "$WT" checkout -q --detach "$c"
+	mapfile -t files < <(git -C "$WT" diff-tree --no-commit-id --name-only -r "$c")
+	kobjs=() pobjs=() lib=0 self=() other=0
+	for f in "${files[@]}"; do
+		case $f in
+		tools/perf/*.c) pobjs+=("${f#tools/perf/}") ;;
+		tools/perf/* | tools/include/*) other=1 ;;
+		tools/lib/perf/*) lib=1 ;;
+		tools/testing/selftests/*/*) self+=("$(cut -d/ -f4 <<<"$f")") ;;
+		tools/testing/selftests/*) ;;
+		Documentation/* | MAINTAINERS) ;;
+		*.c) kobjs+=("$f") ;;
+		*) other=1 ;;
+		esac
+	done
+	# a header-only change: build the objects that use the headers most
+	if (( other && ${#kobjs[@]} == 0 )) && ! grep -q '^tools/' < <(printf '%s\n' "${files[@]}"); then
+		kobjs=(kernel/events/core.c kernel/sys.c)
+	fi
+	if (( other || lib )) && (( ${#pobjs[@]} == 0 )) &&
+		grep -q '^tools/\(perf\|include\|lib/perf\)' < <(printf '%s\n' "${files[@]}"); then
+		pobjs=(util/evsel.c util/session.c util/event.c)
+	fi
+	mapfile -t self < <(printf '%s\n' "${self[@]}" | sort -u | grep . || true)
+
+	built=() err=""
+	if (( ${#kobjs[@]} )); then
+		if ! out=$(make -C "$WT" O="$BK" CC="ccache gcc" HOSTCC="ccache gcc" "$J" "${kobjs[@]/%.c/.o}" 2>&1); then
+			err+="kernel: $(echo "$out" | grep -m 3 -E 'error|Error')"
+		fi
+		built+=("${kobjs[@]/%.c/.o}")
+	fi
+	if (( ${#pobjs[@]} )); then
+		# perf's single-object targets need its libraries' headers
+		# installed first: prepare, then libsymbol
+		pmake() { make -C "$WT/tools/perf" O="$BP" NO_RUST=1 CC="ccache gcc" HOSTCC="ccache gcc" "$J" "$@" 2>&1; }
+		if ! out=$(pmake prepare && pmake "$BP/libsymbol/libsymbol.a" && pmake "${pobjs[@]/%.c/.o}"); then
+			err+=" perf: $(echo "$out" | grep -E 'error|Error' | head -n 3)"
+		fi
+		built+=("tools/perf: ${pobjs[*]/%.c/.o}")
+	fi
+	if (( lib )); then
+		if ! out=$(make -C "$WT/tools/lib/perf" CC="ccache gcc" "$J" make-tests 2>&1); then
+			err+=" libperf: $(echo "$out" | grep -E 'error|Error' | head -n 3)"
+		fi
+		git -C "$WT" clean -qfdx tools/lib/perf
+		built+=("libperf + its tests")
+	fi
+	for s in "${self[@]}"; do
+		if ! out=$(make -C "$WT/tools/testing/selftests" O="$BK" TARGETS="$s" 2>&1); then
+			err+=" selftests/$s: $(echo "$out" | grep -v HDRINST | tail -n 5)"
+		fi
+		built+=("selftests/$s")
+	done
+	if [[ -n $err ]]; then
+		result fail "bisect: $name builds" "$err"
+	else
+		result pass "bisect: $name builds" "${built[*]:-nothing to build (documentation)}"
+	fi
+done
+git -C "$WT" checkout -q --detach uevent
+
+# C files of the kernel proper that the series changes
+mapfile -t kfiles < <(git -C "$TREE" diff --name-only base..uevent -- '*.c' | grep -v '^tools/')
+
+step "sparse on ${kfiles[*]} (about a minute)"
+sparse_warnings() {	# tree build -> sparse lines, line numbers stripped
+	touch "${kfiles[@]/#/$1/}"
+	make -C "$1" O="$2" CC="ccache gcc" HOSTCC="ccache gcc" C=1 "$J" "${kfiles[@]/%.c/.o}" 2>&1 |
+		grep -E ': (warning|error):' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u || true
+}
+if command -v sparse >/dev/null; then
+	new=$(comm -23 <(sparse_warnings "$WT" "$BK") <(sparse_warnings "$TREE_BASE" "$KBUILD_BASE"))
+	if [[ -z $new ]]; then
+		result pass "sparse (C=1): no new warnings in ${kfiles[*]}"
+	else
+		result fail "sparse (C=1): no new warnings in ${kfiles[*]}" "$new"
+	fi
+else
+	result fail "sparse (C=1)" "sparse is not installed"
+fi
+
+# x86 selects PERF_EVENTS; User-Mode Linux on this host has no perf
+# events at all, so it builds the !CONFIG_PERF_EVENTS side of the series
+# (the stubs, the prctl without perf) with the host's gcc
+step "the kernel with CONFIG_PERF_EVENTS=n: ARCH=um, 64-bit tinyconfig (3-6 min cold)"
+rm -rf "$NP"
+mkdir -p "$NP"
+umake() { make -C "$WT" ARCH=um O="$NP" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+umake tinyconfig >/dev/null
+"$WT/scripts/config" --file "$NP/.config" -e 64BIT
+umake olddefconfig >/dev/null
+if grep -q '^CONFIG_PERF_EVENTS=y' "$NP/.config"; then
+	result fail "build with CONFIG_PERF_EVENTS=n (ARCH=um)" "PERF_EVENTS is set in this config"
+elif run_logged "$NP.log" umake "$J" linux; then
+	result pass "build with CONFIG_PERF_EVENTS=n (ARCH=um)" "kernel/sys.o and the uapi headers without perf events"
+else
+	result fail "build with CONFIG_PERF_EVENTS=n (ARCH=um)" "$(grep -m 3 -E 'error|Error' "$NP.log")"
+fi
+
+step "tools/perf/check-headers.sh on the base and the patched tree"
+headers_diff() { (cd "$1/tools/perf" && ./check-headers.sh 2>&1) | grep -i 'differ' | sort -u || true; }
+new=$(comm -23 <(headers_diff "$WT") <(headers_diff "$TREE_BASE"))
+if [[ -z $new ]]; then
+	result pass "tools/perf/check-headers.sh: no new difference"
+else
+	result fail "tools/perf/check-headers.sh: no new difference" "$new"
+fi
+
+# perf trace names prctl options from a table generated out of its copy
+# of prctl.h
+nr=$(sed -n 's/^#define PR_TASK_PERF_UEVENT[[:space:]]*\([0-9]*\).*/\1/p' "$WT/include/uapi/linux/prctl.h")
+table=$(cd "$WT" && sh tools/perf/trace/beauty/prctl_option.sh)
+if [[ -n $nr ]] && grep -qx "[[:space:]]*\[$nr\] = \"TASK_PERF_UEVENT\"," <<<"$table"; then
+	result pass "perf trace's prctl table names PR_TASK_PERF_UEVENT ($nr)"
+else
+	result fail "perf trace's prctl table names PR_TASK_PERF_UEVENT" "not in prctl_option.sh's output"
+fi
+
+step "Sphinx on Documentation/userspace-api (1-2 min)"
+docs=$BUILD/docs
+rst=$(git -C "$TREE" diff --name-only --diff-filter=A base..uevent -- 'Documentation/*.rst')
+if run_logged "$docs.log" make -C "$WT" O="$docs" SPHINXDIRS=userspace-api htmldocs; then
+	warn=$(grep -E 'WARNING|ERROR' "$docs.log" | grep -F "$(printf '%s\n' "$rst" | sed 's|.*/||')" || true)
+	if [[ -z $warn ]]; then
+		result pass "htmldocs: $(echo "$rst" | tr '\n' ' ')builds without warnings"
+	else
+		result fail "htmldocs: $(echo "$rst" | tr '\n' ' ')builds without warnings" "$warn"
+	fi
+else
+	result fail "htmldocs (SPHINXDIRS=userspace-api)" "$(tail -n 3 "$docs.log")"
+fi
+
+# with O=, the selftests take the uapi headers from O/usr/include and
+# build into O/kselftest, keeping the source tree clean for O= builds
+step "make -C tools/testing/selftests TARGETS=perf_uevent"
+sel=$BUILD/selftests-build
+rm -rf "$sel"
+if out=$(make -C "$WT/tools/testing/selftests" O="$sel" TARGETS=perf_uevent 2>&1); then
+	result pass "make -C tools/testing/selftests TARGETS=perf_uevent" \
+		"$(find "$sel/kselftest/perf_uevent" -maxdepth 1 -type f -executable | wc -l) programs"
+else
+	result fail "make -C tools/testing/selftests TARGETS=perf_uevent" "$(echo "$out" | grep -v HDRINST | tail -n 5)"
+fi
+
+step "make series, then git am of its output onto the pristine base"
+ser=$BUILD/series-check
+am=$BUILD/series-am
+if ! out=$(SENDER='Series Check <series-check@example.org>' "$TOP/scripts/series.sh" --to "$ser" 2>&1); then
+	result fail "make series: the mailable set applies to the base" "$out"
+else
+	rm -rf "$am"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$am" base
+	if out=$(find "$ser" -name '*.patch' ! -name '0000-*' | sort |
+		xargs git -C "$am" -c user.name=am -c user.email=am@example.org am -q 2>&1) &&
+		[[ $(git -C "$am" rev-parse 'HEAD^{tree}') == $(git -C "$TREE" rev-parse 'uevent^{tree}') ]] &&
+		[[ $(git -C "$am" log --format='%an <%ae>' base..HEAD | sort -u) == 'Series Check <series-check@example.org>' ]]; then
+		result pass "make series: the mailable set applies to the base" \
+			"$(find "$ser" -name '*.patch' | wc -l) files, same tree as the series, sender's identity"
+	else
+		result fail "make series: the mailable set applies to the base" "${out:-tree or authors differ}"
+	fi
+	git -C "$TREE" worktree remove --force "$am"
+fi

@@ -126,6 +126,10 @@ def main():
             continue
         base_cases = (base.get((suite, binary)) or ({}, []))[0] or {}
         for case, (status, why) in cases.items():
+            if suite == "perf-test" and not case:
+                # perf test exits 0 when no test matches: a typo must not pass
+                add("fail", f"perf test: line {binary} of tests/perf-tests.txt", "matched no perf test")
+                continue
             name = f"perf test: {case}" if suite == "perf-test" else f"{prefix}{':' if case else ''}{case}"
             if is_own(patched_dir, suite, binary) or status != "fail":
                 add(status, name, why)
@@ -145,6 +149,10 @@ def main():
         if suite == "perf-test":
             # perf must keep working on a kernel without the feature
             for case, (status, why) in (cases or {}).items():
+                if not case:
+                    add("fail", f"base kernel: perf test line {binary} of tests/perf-tests.txt",
+                        "matched no perf test")
+                    continue
                 add("fail" if status == "fail" else "pass",
                     f"base kernel: perf test '{case}' does not fail", why)
             continue

@@ -21,7 +21,8 @@ BK=$BUILD/bisect-kbuild		# its kernel objects (the guest config)
 BP=$BUILD/bisect-perf		# its perf objects
 NP=$BUILD/kbuild-noperf		# CONFIG_PERF_EVENTS=n kernel
 J=-j$(jobs_n)
-# Patches that touch only tools/perf and tools/lib/perf may keep two
+# Patches that touch only tools/perf and tools/lib/perf (and their
+# MAINTAINERS lines) may keep two
 # remarks where perf's own conventions and checkpatch disagree, listed on
 # the patch's line: CamelCase for the C library's PRIx64 family and the
 # Python C API, and the kernel's __printf() for a header that
@@ -60,7 +61,7 @@ for i in "${!commits[@]}"; do
 	# anyone running it before sending
 	cp_args=(--strict --terse --no-summary --show-types)
 	note=""
-	if ! grep '^diff --git' "$p" | grep -qv ' a/tools/\(perf\|lib/perf\)/'; then
+	if ! grep '^diff --git' "$p" | grep -v ' a/MAINTAINERS ' | grep -qv ' a/tools/\(perf\|lib/perf\)/'; then
 		note=$(cd "$WT" && ./scripts/checkpatch.pl "${cp_args[@]}" "$p" 2>&1 |
 			sed -n 's/.*: \(CHECK\|WARNING\):\([A-Z_]*\):.*<\?\([A-Za-z0-9_]*\)>\?$/\2 \3/p' |
 			sort -u | awk '{ printf "%s%s", sep, $0; sep = ", " }') || true

@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uevent-bench: the cost of one prctl(PR_TASK_PERF_UEVENT) next to the
+ * other ways a program can put a record into a trace, per call, in one
+ * thread and in one thread per CPU.
+ *
+ * Rows (payload sizes from --sizes, default 8,64,512,4096):
+ *   prctl-null    prctl(PR_GET_DUMPABLE): the prctl floor
+ *   getppid       the syscall floor
+ *   uevent-none   uevent, no listener anywhere
+ *   uevent-task   uevent, one listener: a dummy event on the thread itself
+ *   uevent-cpu    uevent, one CPU-wide listener on the thread's CPU
+ *   uevent-4      uevent, four listeners on the thread itself
+ *   marker        write(2) to tracefs trace_marker, tracing on (7.2 cuts a
+ *                 marker to the ring's largest event, about 4050 bytes with
+ *                 the default 4 KiB sub-buffers, after a failed reserve: a
+ *                 4096-byte row is what a caller of that size gets)
+ *   marker-raw    write(2) of <size> bytes to trace_marker_raw, the first
+ *                 four being the id (all or nothing: not run past the
+ *                 ring's largest event)
+ *   user-events   write(2) of a user_events event "__rel_loc u8[] data"
+ *                 (4-byte index, 4-byte rel_loc, payload) recorded by a
+ *                 perf tracepoint event on the thread
+ *
+ * Listeners are what perf record opens: sample_id_all with tid, time, cpu
+ * and identifier, a 2 MiB ring each. A batch never fills a ring; the ring
+ * is drained between batches, outside the timed loop, and every record
+ * is counted: a batch that delivers more or fewer records than calls,
+ * or a lost record, makes the benchmark fail.
+ *
+ * For the decode-side comparison, --emit N emits N 64-byte string uevents
+ * (type 1, as perf_uevent_printf() does) and --touch N touches N fresh
+ * pages, one page fault each, for "perf record -e page-faults -c 1".
+ *
+ * The tracefs rows use tracefs as it is set up (scripts/guest-bench.sh
+ * turns tracing on): this program changes no tracing setting.
+ *
+ * Output: CSV lines on stdout, "row,size,threads,round,ns_per_call".
+ * Exit status: 0 when every row ran or was skipped for a missing feature
+ * (no tracefs, no user_events), 1 when a row is broken.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#include <linux/perf_event.h>
+#include <linux/user_events.h>
+
+#ifndef PR_TASK_PERF_UEVENT
+#define PR_TASK_PERF_UEVENT	82
+#endif
+
+#define TRACEFS		"/sys/kernel/tracing"
+#define RING_PAGES	512			/* 2 MiB of data per listener */
+#define MAX_THREADS	64
+#define MAX_RINGS	4
+#define SAMPLE_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+enum row {
+	ROW_PRCTL_NULL,
+	ROW_GETPPID,
+	ROW_UEVENT_NONE,
+	ROW_UEVENT_TASK,
+	ROW_UEVENT_CPU,
+	ROW_UEVENT_4,
+	ROW_MARKER,
+	ROW_MARKER_RAW,
+	ROW_USER_EVENTS,
+	NR_ROWS,
+};
+
+static const char * const row_names[NR_ROWS] = {
+	"prctl-null", "getppid", "uevent-none", "uevent-task", "uevent-cpu",
+	"uevent-4", "marker", "marker-raw", "user-events",
+};
+
+struct ring {
+	int				fd;
+	struct perf_event_mmap_page	*meta;
+	unsigned char			*data;
+	uint64_t			size;
+};
+
+static long page_size;
+static int nr_cpus;
+
+/* Shared by the threads of one measurement. */
+static struct {
+	enum row		row;
+	size_t			size;
+	int			threads;
+	long			batch;
+	pthread_barrier_t	barrier;
+	struct ring		cpu_rings[MAX_THREADS];	/* uevent-cpu */
+	int			marker_fd;
+	int			ue_fd;			/* user_events_data */
+	uint32_t		ue_index;
+	uint64_t		ue_id;			/* tracepoint id */
+	volatile uint32_t	ue_enabled;
+	bool			failed;
+} m;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "uevent-bench: %s/%zu/%d: ", row_names[m.row], m.size,
+		m.threads);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	__atomic_store_n(&m.failed, true, __ATOMIC_RELAXED);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int ring_open(struct ring *r, struct perf_event_attr *attr, pid_t pid,
+		     int cpu)
+{
+	size_t len = (RING_PAGES + 1) * page_size;
+
+	r->fd = syscall(__NR_perf_event_open, attr, pid, cpu, -1,
+			PERF_FLAG_FD_CLOEXEC);
+	if (r->fd < 0)
+		return -1;
+	r->meta = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (r->meta == MAP_FAILED) {
+		close(r->fd);
+		r->fd = -1;
+		return -1;
+	}
+	r->data = (unsigned char *)r->meta + page_size;
+	r->size = RING_PAGES * page_size;
+	return 0;
+}
+
+static void ring_close(struct ring *r)
+{
+	if (r->fd < 0)
+		return;
+	munmap(r->meta, (RING_PAGES + 1) * page_size);
+	close(r->fd);
+	r->fd = -1;
+}
+
+/*
+ * Count the records of @type written since the last drain, fail on a
+ * lost record, and drain.
+ */
+static long ring_drain(struct ring *r, uint32_t type)
+{
+	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->meta->data_tail;
+	long n = 0;
+
+	while (tail < head) {
+		struct perf_event_header h;
+		uint64_t off = tail % r->size;
+
+		/* Headers are 8-byte aligned: never split by the wrap. */
+		memcpy(&h, r->data + off, sizeof(h));
+		if (h.size == 0)
+			break;
+		if (h.type == type)
+			n++;
+		else if (h.type == PERF_RECORD_LOST)
+			fail("a record was lost");
+		tail += h.size;
+	}
+	__atomic_store_n(&r->meta->data_tail, head, __ATOMIC_RELEASE);
+	return n;
+}
+
+static void uevent_attr(struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_DUMMY;
+	attr->sample_type = SAMPLE_TYPE;
+	attr->sample_id_all = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	attr->uevent = 1;
+}
+
+static void tracepoint_attr(struct perf_event_attr *attr, uint64_t id)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->config = id;
+	attr->sample_period = 1;
+	attr->sample_type = SAMPLE_TYPE | PERF_SAMPLE_RAW;
+	attr->sample_id_all = 1;
+}
+
+/*
+ * Register "uevbench __rel_loc u8[] data" and find its tracepoint id: a
+ * dynamic array, as fixed ones stop at 1024 bytes.
+ */
+static int user_event_register(size_t size)
+{
+	static const char name[] = "uevbench __rel_loc u8[] data";
+	static bool done;
+	char path[256], buf[32];
+	struct user_reg reg;
+	int fd;
+	ssize_t n;
+
+	(void)size;
+	if (done)
+		return 0;
+
+	if (m.ue_fd < 0)
+		m.ue_fd = open(TRACEFS "/user_events_data", O_RDWR | O_CLOEXEC);
+	if (m.ue_fd < 0)
+		return -1;
+	memset(&reg, 0, sizeof(reg));
+	reg.size = sizeof(reg);
+	reg.enable_bit = 0;
+	reg.enable_size = sizeof(m.ue_enabled);
+	reg.enable_addr = (uintptr_t)&m.ue_enabled;
+	reg.name_args = (uintptr_t)name;
+	if (ioctl(m.ue_fd, DIAG_IOCSREG, &reg) < 0) {
+		perror("uevent-bench: user_events DIAG_IOCSREG");
+		return -1;
+	}
+	m.ue_index = reg.write_index;
+
+	snprintf(path, sizeof(path), TRACEFS "/events/user_events/uevbench/id");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	m.ue_id = strtoull(buf, NULL, 10);
+	done = true;
+	return 0;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static inline long emit(unsigned char *buf, size_t size)
+{
+	switch (m.row) {
+	case ROW_PRCTL_NULL:
+		return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) < 0 ? -1 : 0;
+	case ROW_GETPPID:
+		return syscall(__NR_getppid) < 0 ? -1 : 0;
+	case ROW_UEVENT_NONE:
+	case ROW_UEVENT_TASK:
+	case ROW_UEVENT_CPU:
+	case ROW_UEVENT_4:
+		return prctl(PR_TASK_PERF_UEVENT, 0x8000, size,
+			     (unsigned long)buf, 0);
+	case ROW_MARKER:
+		return write(m.marker_fd, buf, size) > 0 ? 0 : -1;
+	case ROW_MARKER_RAW:
+		/* The 4-byte id is buf[0..3]. */
+		return write(m.marker_fd, buf, size) == (ssize_t)size ? 0 : -1;
+	case ROW_USER_EVENTS:
+		return write(m.ue_fd, buf, size + 8) == (ssize_t)(size + 8) ?
+		       0 : -1;
+	default:
+		return -1;
+	}
+}
+
+struct thread {
+	pthread_t	tid;
+	int		idx;
+	double		ns_per_call;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread *t = arg;
+	struct ring rings[MAX_RINGS];
+	struct perf_event_attr attr;
+	unsigned char *buf;
+	int nr_rings = 0, i;
+	long warm = m.batch / 10 + 1, n, got;
+	uint32_t type = PERF_RECORD_UEVENT;
+	uint64_t t0, t1;
+
+	pin(t->idx % nr_cpus);
+	for (i = 0; i < MAX_RINGS; i++)
+		rings[i].fd = -1;
+
+	/* The payload, after the 4-byte index or id for the tracefs rows. */
+	buf = aligned_alloc(64, m.size + 64);
+	memset(buf, 'u', m.size + 64);
+	if (m.row == ROW_USER_EVENTS) {
+		/* rel_loc: length << 16 | offset from the end of the field. */
+		uint32_t loc = (uint32_t)m.size << 16;
+
+		memcpy(buf, (const void *)&m.ue_index, 4);
+		memcpy(buf + 4, &loc, 4);
+	}
+	else if (m.row == ROW_MARKER_RAW)
+		memcpy(buf, &(uint32_t){ 0x1234 }, 4);
+
+	switch (m.row) {
+	case ROW_UEVENT_TASK:
+		nr_rings = 1;
+		break;
+	case ROW_UEVENT_4:
+		nr_rings = 4;
+		break;
+	case ROW_USER_EVENTS:
+		nr_rings = 1;
+		type = PERF_RECORD_SAMPLE;
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < nr_rings; i++) {
+		if (m.row == ROW_USER_EVENTS)
+			tracepoint_attr(&attr, m.ue_id);
+		else
+			uevent_attr(&attr);
+		if (ring_open(&rings[i], &attr, 0, -1)) {
+			fail("perf_event_open/mmap: %s", strerror(errno));
+			nr_rings = i;
+			break;
+		}
+	}
+
+	pthread_barrier_wait(&m.barrier);	/* 1: set up */
+	for (n = 0; n < warm && !m.failed; n++)
+		if (emit(buf, m.size))
+			fail("emit: %s", strerror(errno));
+	for (i = 0; i < nr_rings; i++)
+		ring_drain(&rings[i], type);
+	pthread_barrier_wait(&m.barrier);	/* 2: warmed up */
+	pthread_barrier_wait(&m.barrier);	/* 3: the CPU rings are drained */
+
+	t0 = now_ns();
+	for (n = 0; n < m.batch; n++)
+		if (__builtin_expect(emit(buf, m.size), 0))
+			break;
+	t1 = now_ns();
+	if (n < m.batch)
+		fail("emit: %s", strerror(errno));
+	t->ns_per_call = (double)(t1 - t0) / m.batch;
+	pthread_barrier_wait(&m.barrier);	/* 4: measured */
+
+	for (i = 0; i < nr_rings; i++) {
+		got = ring_drain(&rings[i], type);
+		if (got != m.batch)
+			fail("listener %d got %ld records for %ld calls", i,
+			     got, m.batch);
+	}
+	for (i = 0; i < nr_rings; i++)
+		ring_close(&rings[i]);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * Returns 1 when the row cannot run here, 2 when it cannot at this size,
+ * -1 when it is broken.
+ */
+static int measure(enum row row, size_t size, int threads, long batch,
+		   int round)
+{
+	struct thread th[MAX_THREADS];
+	struct perf_event_attr attr;
+	double sum = 0;
+	int i, ret = 0;
+
+	m.row = row;
+	m.size = size;
+	m.threads = threads;
+	m.batch = batch;
+	m.failed = false;
+	m.marker_fd = -1;
+	for (i = 0; i < nr_cpus; i++)
+		m.cpu_rings[i].fd = -1;
+
+	switch (row) {
+	case ROW_UEVENT_CPU:
+		uevent_attr(&attr);
+		for (i = 0; i < nr_cpus; i++)
+			if (ring_open(&m.cpu_rings[i], &attr, -1, i)) {
+				fail("CPU-wide perf_event_open/mmap: %s",
+				     strerror(errno));
+				ret = -1;
+				goto out;
+			}
+		break;
+	case ROW_MARKER:
+	case ROW_MARKER_RAW:
+		if (row == ROW_MARKER_RAW && (long)size > page_size - 64)
+			return 2;
+		m.marker_fd = open(row == ROW_MARKER ? TRACEFS "/trace_marker" :
+				   TRACEFS "/trace_marker_raw",
+				   O_WRONLY | O_CLOEXEC);
+		if (m.marker_fd < 0)
+			return 1;
+		break;
+	case ROW_USER_EVENTS:
+		if (user_event_register(size))
+			return 1;
+		break;
+	default:
+		break;
+	}
+
+	/* The main thread takes part in the threads' four barriers. */
+	pthread_barrier_init(&m.barrier, NULL, threads + 1);
+	for (i = 0; i < threads; i++) {
+		th[i].idx = i;
+		pthread_create(&th[i].tid, NULL, thread_main, &th[i]);
+	}
+	pthread_barrier_wait(&m.barrier);
+	pthread_barrier_wait(&m.barrier);
+	for (i = 0; i < nr_cpus; i++)
+		if (m.cpu_rings[i].fd >= 0)
+			ring_drain(&m.cpu_rings[i], PERF_RECORD_UEVENT);
+	pthread_barrier_wait(&m.barrier);
+	pthread_barrier_wait(&m.barrier);
+	if (row == ROW_UEVENT_CPU) {
+		long got = 0;
+
+		for (i = 0; i < nr_cpus; i++)
+			got += ring_drain(&m.cpu_rings[i], PERF_RECORD_UEVENT);
+		if (got != batch * threads)
+			fail("CPU-wide listeners got %ld records for %ld calls",
+			     got, batch * threads);
+	}
+	for (i = 0; i < threads; i++) {
+		pthread_join(th[i].tid, NULL);
+		sum += th[i].ns_per_call;
+	}
+	pthread_barrier_destroy(&m.barrier);
+	if (m.failed) {
+		ret = -1;
+		goto out;
+	}
+	printf("%s,%zu,%d,%d,%.1f\n", row_names[row], size, threads, round,
+	       sum / threads);
+	fflush(stdout);
+out:
+	for (i = 0; i < nr_cpus; i++)
+		ring_close(&m.cpu_rings[i]);
+	if (m.marker_fd >= 0)
+		close(m.marker_fd);
+	return ret;
+}
+
+static int emit_strings(long n)
+{
+	char msg[64];
+	long i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(msg, sizeof(msg), "uevent-bench: string number %-32ld", i);
+		if (prctl(PR_TASK_PERF_UEVENT, 1, sizeof(msg),
+			  (unsigned long)msg, 0)) {
+			perror("uevent-bench: prctl(PR_TASK_PERF_UEVENT)");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int touch_pages(long n)
+{
+	volatile char *p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long i;
+
+	if (p == MAP_FAILED) {
+		perror("uevent-bench: mmap");
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		p[i * page_size] = 1;
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: uevent-bench [--smoke] [--rounds N] [--calls N] [--sizes a,b,..]\n"
+		"                    [--threads a,b,..] [--rows name,..]\n"
+		"       uevent-bench --emit N | --touch N\n");
+	exit(2);
+}
+
+static int parse_list(const char *s, long *out, int max)
+{
+	int n = 0;
+	char *end;
+
+	while (*s && n < max) {
+		out[n++] = strtol(s, &end, 0);
+		if (*end != ',' && *end != '\0')
+			usage();
+		s = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "smoke", no_argument, NULL, 's' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "calls", required_argument, NULL, 'c' },
+		{ "sizes", required_argument, NULL, 'S' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "rows", required_argument, NULL, 'R' },
+		{ "emit", required_argument, NULL, 'e' },
+		{ "touch", required_argument, NULL, 'T' },
+		{ }
+	};
+	long sizes[16] = { 8, 64, 512, 4096 }, threads[8] = { 1, 0 };
+	int nr_sizes = 4, nr_threads = 2, rounds = 9, opt, r, s, t, ret;
+	long calls = 10000;
+	bool want[NR_ROWS];
+	bool skipped[NR_ROWS] = { };
+	int broken = 0;
+	enum row row;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (nr_cpus > MAX_THREADS)
+		nr_cpus = MAX_THREADS;
+	threads[1] = nr_cpus;
+	for (row = 0; row < NR_ROWS; row++)
+		want[row] = true;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			rounds = 1;
+			calls = 50;
+			break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'c':
+			calls = atol(optarg);
+			break;
+		case 'S':
+			nr_sizes = parse_list(optarg, sizes, 16);
+			break;
+		case 't':
+			nr_threads = parse_list(optarg, threads, 8);
+			break;
+		case 'R': {
+			char *list = strdup(optarg), *tok, *save;
+
+			for (row = 0; row < NR_ROWS; row++)
+				want[row] = false;
+			for (tok = strtok_r(list, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				for (row = 0; row < NR_ROWS; row++)
+					if (!strcmp(tok, row_names[row]))
+						break;
+				if (row == NR_ROWS)
+					usage();
+				want[row] = true;
+			}
+			free(list);
+			break;
+		}
+		case 'e':
+			return emit_strings(atol(optarg));
+		case 'T':
+			return touch_pages(atol(optarg));
+		default:
+			usage();
+		}
+	}
+	if (rounds < 1 || calls < 1 || nr_sizes < 1 || nr_threads < 1)
+		usage();
+	for (t = 0; t < nr_threads; t++)
+		if (threads[t] < 1 || threads[t] > MAX_THREADS)
+			usage();
+	m.ue_fd = -1;
+
+	/* A kernel without the series rejects the option: skip, not broken. */
+	if (prctl(PR_TASK_PERF_UEVENT, 0, 0, 0, 0)) {
+		fprintf(stderr, "uevent-bench: uevent rows skipped: %s\n",
+			strerror(errno));
+		skipped[ROW_UEVENT_NONE] = skipped[ROW_UEVENT_TASK] = true;
+		skipped[ROW_UEVENT_CPU] = skipped[ROW_UEVENT_4] = true;
+	}
+
+	printf("row,size,threads,round,ns_per_call\n");
+	for (r = 0; r < rounds; r++)
+		for (t = 0; t < nr_threads; t++)
+			for (row = 0; row < NR_ROWS; row++)
+				for (s = 0; s < nr_sizes; s++) {
+					long batch = calls;
+					size_t size = sizes[s];
+
+					if (!want[row] || skipped[row])
+						continue;
+					/* The floors do not depend on the size. */
+					if ((row == ROW_PRCTL_NULL ||
+					     row == ROW_GETPPID) && s > 0)
+						continue;
+					/* A batch must fit every ring. */
+					if (batch * (long)(size + 128) >
+					    RING_PAGES * page_size * 9 / 10)
+						batch = RING_PAGES * page_size *
+							9 / 10 / (long)(size + 128);
+					ret = measure(row, size, threads[t],
+						      batch, r);
+					if (ret == 1) {
+						fprintf(stderr,
+							"uevent-bench: %s: skipped, not available here\n",
+							row_names[row]);
+						skipped[row] = true;
+					} else if (ret == 2 && !r && t == 0) {
+						fprintf(stderr,
+							"uevent-bench: %s/%zu: skipped, larger than the ring's largest event\n",
+							row_names[row], size);
+					} else if (ret < 0) {
+						broken++;
+					}
+				}
+	if (broken)
+		fprintf(stderr, "uevent-bench: %d measurements broken\n", broken);
+	return broken ? 1 : 0;
+}

@@ -3,6 +3,7 @@
 #   make demo     boot the patched kernel and show uevents read back
 #   make check    every test; ends with "N passed, N failed, N skipped"
 #   make check-base  the series' tests on the unpatched kernel: all must skip
+#   make check-debug perf's uevent decoding vs hostile files and fuzzers, ASan+UBSan
 #   make tree     build/linux: base commit + patches/ applied with git am
 #   make export   write build/linux's series back to patches/
 #   make series   the mailable set in build/series (SENDER='Name <addr>')
@@ -16,7 +17,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all demo check check-base tree export kernel vm bench deps clean distclean
+.PHONY: all demo check check-base check-debug tree export kernel vm bench deps clean distclean
 
 all: demo
 
@@ -45,6 +46,9 @@ check:
 
 check-base:
 	$(S)/check-base.sh
+
+check-debug:
+	$(S)/check-fuzz.sh
 
 bench-mem: kernel
 	$(S)/build-perf.sh

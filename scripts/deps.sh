@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure the Debian packages a lab step needs are installed.
-# Usage: deps.sh GROUP...   (groups: fetch kernel vm perf selftests lint gates bench)
+# Usage: deps.sh GROUP...   (groups: fetch kernel vm perf selftests lint gates bench debug)
 # As root, missing packages are installed with apt-get; otherwise the
 # exact apt-get line is printed and the script fails.
 set -euo pipefail
@@ -16,6 +16,7 @@ declare -A GROUP=(
 	[lint]="shellcheck"
 	[gates]="sparse python3-sphinx python3-yaml"
 	[bench]="valgrind"
+	[debug]="clang libclang-rt-dev python3"
 )
 
 want=()

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for perf's uevent decoding, tools/perf/util/uevent.c,
+ * built with it under ASan and UBSan (see scripts/check-fuzz.sh).
+ *
+ * The input is read like a perf.data data section: PERF_RECORD_UEVENT
+ * records one after the other, each starting with its perf_event_header.
+ * The reader's guarantees are kept (header.size 8-aligned, at least the
+ * fixed part, within the input) and nothing else: version, size, type
+ * and payload are whatever the fuzzer makes them, also those that perf's
+ * session would reject, since the decoders are meant to stay within
+ * header.size on their own. Each record gets its own heap copy of exactly
+ * header.size bytes so that ASan sees any read past it.
+ *
+ * Per record: type name, payload size, fields, decode (with its text
+ * checked to lie within the record), fprintf, the swap of the payload
+ * and the range pairing, keyed by a pid and time taken from the record's
+ * tail where a sample_id would be; the ranges left open are flushed at
+ * the end of the input.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+#include <perf/event.h>
+#include "uevent.h"
+
+static FILE *sink;
+
+/* A broken invariant of the decoders: say which, for the fuzzer's log */
+static void fail(const char *why)
+{
+	fprintf(stderr, "fuzz-uevent: %s\n", why);
+	abort();
+}
+
+static int flush_cb(const struct uevent_range *range, void *data)
+{
+	(void)data;
+	if (range->name_len > UEVENT_RANGE_NAME_MAX)
+		fail("range name longer than UEVENT_RANGE_NAME_MAX");
+	uevent_range__fprintf_begin(range, sink);
+	return 0;
+}
+
+static void one_record(struct uevent_ranges *ranges,
+		       const struct perf_record_uevent *ue)
+{
+	const char *start = (const char *)ue;
+	const char *end = start + ue->header.size;
+	struct perf_record_uevent *copy;
+	struct uevent_decoded dec;
+	struct uevent_range other;
+	u64 fields[UEVENT_MAX_FIELDS];
+	u32 size = uevent__payload_size(ue);
+	pid_t pid = 0;
+	u64 time = 0;
+	int ret;
+
+	if ((const char *)ue->data + size > end)
+		fail("uevent__payload_size() goes past header.size");
+
+	fputs(uevent__type_name(ue->type), sink);
+	uevent__fields(ue, fields, 1);
+	uevent__fields(ue, fields, UEVENT_MAX_FIELDS);
+
+	if (uevent__decode(ue, &dec)) {
+		if (dec.nr_fields > UEVENT_MAX_FIELDS ||
+		    dec.text < ue->data || dec.text + dec.text_len > end)
+			fail("uevent__decode() text outside the record");
+		fwrite(dec.text, 1, dec.text_len, sink);
+	}
+
+	uevent__fprintf(ue, sink);
+
+	/* The swap works in place: on a copy of the record */
+	copy = malloc(ue->header.size);
+	if (copy) {
+		memcpy(copy, ue, ue->header.size);
+		uevent__swap_payload(copy);
+		uevent__fprintf(copy, sink);
+		free(copy);
+	}
+
+	/* Where a TID|TIME sample_id would be */
+	if (ue->header.size >= sizeof(*ue) + 16) {
+		memcpy(&pid, end - 16, sizeof(pid));
+		memcpy(&time, end - 8, sizeof(time));
+	}
+	ret = uevent_ranges__process(ranges, ue, pid, pid, time, &other);
+	if (ret == UEVENT_RANGE__END || ret == UEVENT_RANGE__REBEGIN)
+		uevent_range__fprintf_begin(&other, sink);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	struct uevent_ranges ranges;
+	size_t off = 0;
+
+	if (!sink) {
+		sink = fopen("/dev/null", "w");
+		if (!sink)
+			fail("cannot open /dev/null");
+	}
+
+	uevent_ranges__init(&ranges);
+	while (len - off >= sizeof(struct perf_event_header)) {
+		struct perf_event_header hdr;
+		struct perf_record_uevent *ue;
+
+		memcpy(&hdr, data + off, sizeof(hdr));
+		/* What perf's reader lets through to the decoders */
+		if (hdr.size < sizeof(*ue) || hdr.size % 8 ||
+		    hdr.size > len - off)
+			break;
+
+		ue = malloc(hdr.size);
+		if (!ue)
+			break;
+		memcpy(ue, data + off, hdr.size);
+		one_record(&ranges, ue);
+		free(ue);
+		off += hdr.size;
+	}
+	uevent_ranges__flush(&ranges, flush_cb, NULL);
+	uevent_ranges__exit(&ranges);
+	return 0;
+}

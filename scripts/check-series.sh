@@ -63,7 +63,7 @@ for i in "${!commits[@]}"; do
 	note=""
 	if ! grep '^diff --git' "$p" | grep -v ' a/MAINTAINERS ' | grep -qv ' a/tools/\(perf\|lib/perf\)/'; then
 		note=$(cd "$WT" && ./scripts/checkpatch.pl "${cp_args[@]}" "$p" 2>&1 |
-			sed -n 's/.*: \(CHECK\|WARNING\):\([A-Z_]*\):.*<\?\([A-Za-z0-9_]*\)>\?$/\2 \3/p' |
+			sed -n 's/.*: \(CHECK\|WARNING\):\([A-Z_]*\):[^<]*\(<[^>]*>\)\{0,1\}.*/\2 \3/p' |
 			sort -u | awk '{ printf "%s%s", sep, $0; sep = ", " }') || true
 		cp_args+=(--ignore "$PERF_IDIOMS")
 	fi

@@ -21,6 +21,11 @@ for c in "$TOP"/examples/*.c; do
 done
 log "examples built in build/examples"
 
+# the benchmark, whose smoke run the guests do (scripts/guest-bench.sh)
+mkdir -p "$BUILD/bench"
+gcc -O2 -Wall -Wextra -Werror -isystem "$HDR/include" -o "$BUILD/bench/uevent-bench" \
+	"$TOP/bench/uevent-bench.c" -lpthread
+
 for t in $SELFTESTS; do
 	[[ -d $TREE/tools/testing/selftests/$t ]] || { log "no selftests '$t' in the tree"; continue; }
 	step "building kselftests $t"

@@ -45,6 +45,10 @@ if [[ -x $PERF_OUT/perf ]]; then
 	done <"$TOP/tests/perf-tests.txt"
 fi
 
+# the benchmark's smoke run: every row a few times, each record checked;
+# figures are not judged here (make bench reports them)
+run_one bench smoke 900 "$TOP/scripts/guest-bench.sh" --smoke "$results/bench-smoke"
+
 # uevent-demo checks what it reads back (exit 0 pass, 1 fail, 4 skip)
 run_one examples uevent-demo 60 "$BUILD/examples/uevent-demo"
 

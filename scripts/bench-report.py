@@ -162,11 +162,15 @@ def main():
         for ax, thr in zip(axes[0], thrs):
             width = 0.8 / len(sizes)
             for i, s in enumerate(sizes):
-                ys = [summ.get((r, s, thr), (0, 0))[1] / 1000 for r in rows]
+                # ratio of minimums to trace_marker of the same size and
+                # threads, same run: TCG times are not facts, ratios are
+                ref = summ.get(("marker", s, thr), (0, 0))[0]
+                ys = [summ.get((r, s, thr), (0, 0))[0] / ref if ref else 0 for r in rows]
                 ax.bar([j + i * width for j in range(len(rows))], ys, width, label=f"{s} B")
+            ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
             ax.set_xticks([j + 0.4 - width / 2 for j in range(len(rows))])
             ax.set_xticklabels(rows, rotation=35, ha="right")
-            ax.set_ylabel("median us/call (TCG guest)")
+            ax.set_ylabel("cost per call / trace_marker write, same size (min)")
             ax.set_title(f"{thr} thread(s)")
             ax.legend()
         fig.tight_layout()

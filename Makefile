@@ -4,6 +4,7 @@
 #   make check    every test; ends with "N passed, N failed, N skipped"
 #   make check-base  the series' tests on the unpatched kernel: all must skip
 #   make check-debug perf's uevent decoding vs hostile files and fuzzers, ASan+UBSan
+#   make check-debug-kernel  the selftests on a KASAN/lockdep/UBSAN kernel (slow)
 #   make tree     build/linux: base commit + patches/ applied with git am
 #   make export   write build/linux's series back to patches/
 #   make series   the mailable set in build/series (SENDER='Name <addr>')
@@ -17,7 +18,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all demo check check-base check-debug tree export kernel vm bench deps clean distclean
+.PHONY: all demo check check-base check-debug check-debug-kernel tree export kernel vm bench deps clean distclean
 
 all: demo
 
@@ -49,6 +50,9 @@ check-base:
 
 check-debug:
 	$(S)/check-fuzz.sh
+
+check-debug-kernel:
+	$(S)/check-debug-kernel.sh
 
 bench-mem: kernel
 	$(S)/build-perf.sh

@@ -17,8 +17,9 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-PERF_ASAN_OUT=${PERF_ASAN_OUT:-$BUILD/perf-asan}
-FUZZ_OUT=${FUZZ_OUT:-$BUILD/fuzz}
+# absolute: make -C changes directory
+PERF_ASAN_OUT=$(realpath -m "${PERF_ASAN_OUT:-$BUILD/perf-asan}")
+FUZZ_OUT=$(realpath -m "${FUZZ_OUT:-$BUILD/fuzz}")
 FUZZ_TIME=${FUZZ_TIME:-60}
 MUTATE_TIME=${MUTATE_TIME:-60}
 F=$TOP/fuzz/uevent

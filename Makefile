@@ -18,7 +18,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all demo check check-base check-debug check-debug-kernel tree export kernel vm bench deps clean distclean
+.PHONY: all demo check check-base check-debug check-debug-kernel tree export series kernel vm bench bench-mem deps clean distclean
 
 all: demo
 

@@ -13,7 +13,8 @@
  * header.size bytes so that ASan sees any read past it.
  *
  * Per record: type name, payload size, fields, decode (with its text
- * checked to lie within the record), fprintf, the swap of the payload
+ * checked to lie within the record), fprintf, the JIT code load perf
+ * makes a map of (range and name checked), the swap of the payload
  * and the range pairing, keyed by a pid and time taken from the record's
  * tail where a sample_id would be; the ranges left open are flushed at
  * the end of the input.
@@ -55,8 +56,10 @@ static void one_record(struct uevent_ranges *ranges,
 	struct uevent_range other;
 	u64 fields[UEVENT_MAX_FIELDS];
 	u32 size = uevent__payload_size(ue);
+	u64 addr, jit_size;
 	pid_t pid = 0;
 	u64 time = 0;
+	char *name;
 	int ret;
 
 	if ((const char *)ue->data + size > end)
@@ -74,6 +77,17 @@ static void one_record(struct uevent_ranges *ranges,
 	}
 
 	uevent__fprintf(ue, sink);
+
+	/* What perf makes a map and a symbol of */
+	ret = uevent__jit_code_load(ue, &addr, &jit_size, &name);
+	if (ret > 0) {
+		if (!jit_size || addr + jit_size < addr)
+			fail("uevent__jit_code_load() let an empty or wrapping range through");
+		if (strlen(name) > size)
+			fail("uevent__jit_code_load() name longer than the payload");
+		fputs(name, sink);
+		free(name);
+	}
 
 	/* The swap works in place: on a copy of the record */
 	copy = malloc(ue->header.size);

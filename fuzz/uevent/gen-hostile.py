@@ -23,10 +23,11 @@ import os
 import struct
 import sys
 
+PERF_RECORD_MMAP = 1
 PERF_RECORD_COMM = 3
 PERF_RECORD_SAMPLE = 9
 PERF_RECORD_UEVENT = 23
-MISC_USER = 3
+MISC_USER = 2
 
 STRING, RANGE_BEGIN, RANGE_END, COUNTER, JIT_CODE_LOAD = 1, 2, 3, 4, 5
 PRIVATE = 0x80000000
@@ -72,10 +73,18 @@ class Writer:
         self.raw(PERF_RECORD_COMM, self.p("II", PID, PID) + name +
                  self.sample_id())
 
-    def sample(self):
-        self.raw(PERF_RECORD_SAMPLE, self.p("Q", 0x401000) +
-                 self.p("II", PID, PID) + self.p("Q", self.tick()) +
-                 self.p("II", 0, 0))
+    def sample(self, ip=0x401000, pid=PID):
+        self.raw(PERF_RECORD_SAMPLE, self.p("Q", ip) +
+                 self.p("II", pid, pid) + self.p("Q", self.tick()) +
+                 self.p("II", 0, 0), misc=MISC_USER)
+
+    def mmap(self, start, length, name=b"/tmp/jit-heap"):
+        name += b"\0" * (8 - len(name) % 8)
+        self.raw(PERF_RECORD_MMAP, self.p("IIQQQ", PID, PID, start, length, 0) +
+                 name + self.sample_id(), misc=MISC_USER)
+
+    def jit(self, addr, size, name=b"jitted\0", **kw):
+        self.uevent(JIT_CODE_LOAD, name, fields=[addr, size], **kw)
 
     def uevent(self, utype, data=b"", fields=(), size=None, version=1,
                flags=0, sid=True, pad=True, hsize=None, **sid_kw):
@@ -280,6 +289,43 @@ def _small(w):
 def _many(w):
     for i in range(1000):
         w.string(b"bad %d" % i, version=2 + i)
+
+
+@case("jit-hostile")
+def _jit(w):
+    """JIT code loads perf turns into maps and symbols, and samples in them"""
+    w.jit(0x10000, 0)				# size 0: ignored
+    w.jit(0xfffffffffffff000, 0x1000)		# wraps to 0: ignored
+    w.jit(0xfffffffffffff000, 0xfff, b"last page\0")
+    w.jit(0, 1, b"at zero\0")
+    w.jit(0x1000, 2**63, b"half the space\0")
+    w.jit(0xffffffff81000000, 0x100, b"kernel address\0")
+    w.jit(0x10000, 0x10000, b"A\0")
+    w.sample(0x10010)
+    w.jit(0x18000, 0x10000, b"B overlaps A\0")
+    w.sample(0x18010)
+    w.jit(0x12000, 0x1000, b"C inside A\0")
+    w.sample(0x12010)
+    w.jit(0x10000, 0x10000, b"A again\0")
+    w.sample(0x10010)
+    w.mmap(0x14000, 0x8000)			# an mmap over JIT code
+    w.sample(0x15000)
+    w.jit(0x14000, 0x100, b"\x1b[31mred\x07\n\x7f\0")
+    w.jit(0x14100, 0x100, b"N" * 300 + b"\0")
+    w.jit(0x14200, 0x100, b"")			# no name
+    w.jit(0x14300, 0x100, b"no nul, 16 bytes")
+    w.sample(0x14010)
+    w.sample(0x14110)
+    w.sample(0x14210)
+    w.sample(0x14310)
+    w.jit(0x20000, 0x1000, b"other pid\0", pid=77, tid=77)
+    w.jit(0x21000, 0x1000, b"pid -1\0", pid=-1, tid=-1)
+    w.sample(0x20010, pid=77)
+    w.jit(0, 2**64 - 1, b"everything\0")
+    w.sample(0x30000)
+    for i in range(200):			# the same code replaced
+        w.jit(0x40000, 0x40 + i, b"again\0")
+    w.sample(0x40010)
 
 
 @case("hdr-unaligned", sentinel=False)

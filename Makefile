@@ -3,8 +3,8 @@
 #   make demo     boot the patched kernel and show uevents read back
 #   make check    every test; ends with "N passed, N failed, N skipped"
 #   make check-base  the series' tests on the unpatched kernel: all must skip
-#   make check-debug perf's uevent decoding vs hostile files and fuzzers, ASan+UBSan
-#   make check-debug-kernel  the selftests on a KASAN/lockdep/UBSAN kernel (slow)
+#   make check-debug the debug-kernel suite (KASAN, lockdep, UBSAN, failslab) and a longer fuzz run
+#                 (make check runs the fuzz slice); make check-debug-kernel: the kernel part alone
 #   make tree     build/linux: base commit + patches/ applied with git am
 #   make export   write build/linux's series back to patches/
 #   make series   the mailable set in build/series (SENDER='Name <addr>')
@@ -49,7 +49,8 @@ check-base:
 	$(S)/check-base.sh
 
 check-debug:
-	$(S)/check-fuzz.sh
+	FUZZ_TIME=$${FUZZ_TIME:-300} MUTATE_TIME=$${MUTATE_TIME:-120} $(S)/check-fuzz.sh
+	$(S)/check-debug-kernel.sh
 
 check-debug-kernel:
 	$(S)/check-debug-kernel.sh

@@ -38,6 +38,17 @@ fi
 # the selftests' own build, make series
 "$S/check-series.sh" "$host"
 
+# perf's uevent decoding under ASan+UBSan: hostile perf.data files, then a
+# bounded libFuzzer and mutation run (make check-debug runs it longer, and
+# the debug kernel too)
+step "perf's uevent decoding against hostile files and fuzzers, ASan+UBSan (8-12 min cold)"
+fuzz=$(FUZZ_TIME=${FUZZ_TIME:-30} MUTATE_TIME=${MUTATE_TIME:-30} "$S/check-fuzz.sh") || true
+if grep -q . <<<"$fuzz"; then
+	echo "$fuzz" >>"$host"
+else
+	printf 'fail\t%s\t%s\n' "check-fuzz.sh" "it stopped before any check: see the lines above" >>"$host"
+fi
+
 step "W=1 on the kernel files the series touches"
 if out=$("$S/check-w1.sh" 2>&1); then
 	printf 'pass\t%s\n' "W=1: no new warnings in the files the series touches" >>"$host"

@@ -25,20 +25,8 @@ kmake() { make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(jobs_
 if [[ ! -f $out/.config || $frag -nt $out/.config || ! -f $out/.config.frag ]] ||
 	! cmp -s "$frag" "$out/.config.frag"; then
 	log "configuring $which kernel: tinyconfig + configs/guest.config"
-	kmake -s tinyconfig >/dev/null
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" >/dev/null
-	kmake -s olddefconfig >/dev/null
-	bad=0
-	while IFS= read -r line; do
-		[[ $line =~ ^(CONFIG_[A-Z0-9_]+)=(.*)$ ]] || continue
-		opt=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
-		if [[ $val == n ]]; then
-			grep -q "^$opt=" "$out/.config" && { log "config: $opt should be off"; bad=1; }
-		else
-			grep -qx "$opt=$val" "$out/.config" || { log "config: $opt=$val did not stick"; bad=1; }
-		fi
-	done <"$frag"
-	(( bad == 0 )) || die "configs/guest.config does not apply cleanly"
+	kconfig_from_fragments "$src" "$out" "$frag" ||
+		die "configs/guest.config does not apply cleanly"
 	cp "$frag" "$out/.config.frag"
 fi
 

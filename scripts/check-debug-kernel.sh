@@ -34,22 +34,8 @@ frags=("$TOP/configs/guest.config" "$TOP/configs/debug.config")
 kmake() { make -C "$TREE" O="$KBUILD_DEBUG" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(jobs_n)" "$@"; }
 if [[ ! -f $KBUILD_DEBUG/.config.frag ]] || ! cat "${frags[@]}" | cmp -s - "$KBUILD_DEBUG/.config.frag"; then
 	log "configuring the debug kernel: tinyconfig + guest.config + debug.config"
-	kmake -s tinyconfig >/dev/null
-	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$KBUILD_DEBUG" "$KBUILD_DEBUG/.config" \
-		"${frags[@]}" >/dev/null
-	kmake -s olddefconfig >/dev/null
-	bad=0
-	while IFS= read -r line; do
-		[[ $line =~ ^(CONFIG_[A-Z0-9_]+)=(.*)$ ]] || continue
-		opt=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
-		if [[ $val == n ]]; then
-			if grep -q "^$opt=" "$KBUILD_DEBUG/.config"; then log "config: $opt should be off"; bad=1; fi
-		elif ! grep -qx "$opt=$val" "$KBUILD_DEBUG/.config"; then
-			log "config: $opt=$val did not stick"
-			bad=1
-		fi
-	done < <(cat "${frags[@]}")
-	(( bad == 0 )) || die "the debug config fragments do not apply cleanly"
+	kconfig_from_fragments "$TREE" "$KBUILD_DEBUG" "${frags[@]}" ||
+		die "the debug config fragments do not apply cleanly"
 	cat "${frags[@]}" >"$KBUILD_DEBUG/.config.frag"
 fi
 step "building the debug kernel (about 10 min cold on 2 cores)"

@@ -50,3 +50,25 @@ run_logged() {
 }
 
 jobs_n() { nproc 2>/dev/null || echo 2; }
+
+# Configure kernel build OUT from tree SRC: tinyconfig, the fragments
+# merged on top, olddefconfig; then check that every setting of the
+# fragments stuck. Returns 1 (after saying which) when one did not.
+kconfig_from_fragments() {	# src out fragment...
+	local src=$1 out=$2 line opt val bad=0
+	shift 2
+	make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -s tinyconfig >/dev/null || return 1
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >/dev/null || return 1
+	make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -s olddefconfig >/dev/null || return 1
+	while IFS= read -r line; do
+		[[ $line =~ ^(CONFIG_[A-Z0-9_]+)=(.*)$ ]] || continue
+		opt=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+		if [[ $val == n ]]; then
+			if grep -q "^$opt=" "$out/.config"; then log "config: $opt should be off"; bad=1; fi
+		elif ! grep -qx "$opt=$val" "$out/.config"; then
+			log "config: $opt=$val did not stick"
+			bad=1
+		fi
+	done < <(cat "$@")
+	return "$bad"
+}

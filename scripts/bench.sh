@@ -27,11 +27,8 @@ mkdir -p "$dir"
 [[ -f $KBUILD/arch/x86/boot/bzImage ]] || die "no kernel in $KBUILD: run 'make kernel'"
 [[ -x $perf ]] || die "no perf at $perf: run scripts/build-perf.sh"
 
-step "uapi headers from $TREE and uevent-bench (seconds)"
-make -s -C "$TREE" O="$KBUILD" INSTALL_HDR_PATH="$dir/headers" headers_install >"$dir/headers.log" 2>&1 ||
-	{ tail -n 20 "$dir/headers.log" >&2; die "headers_install failed"; }
-gcc -Wall -Wextra -O2 -isystem "$dir/headers/include" -o "$dir/uevent-bench" \
-	"$TOP/bench/uevent-bench.c" -lpthread
+# the uapi headers and uevent-bench, built where make check builds them
+"$TOP/scripts/build-tests.sh"
 
 step "booting the patched guest for the benchmark (1-2 min to boot, 2-4 min to run under TCG)"
 "$TOP/scripts/vm.sh" patched -- "$TOP/scripts/guest-bench.sh" "${smoke[@]}" "$out" "$@"

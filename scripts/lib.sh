@@ -31,6 +31,7 @@ run_logged() {
 	local logfile=$1
 	shift
 	local start=$SECONDS pid rc
+	mkdir -p "$(dirname "$logfile")"
 	"$@" >"$logfile" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do

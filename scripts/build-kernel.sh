@@ -30,6 +30,6 @@ if [[ ! -f $out/.config || $frag -nt $out/.config || ! -f $out/.config.frag ]] |
 	cp "$frag" "$out/.config.frag"
 fi
 
-step "building the $which kernel (about 6-7 min cold on 2 cores, seconds with a warm ccache)"
+step "building the $which kernel (about 10 min cold on 2 cores, seconds with a warm ccache)"
 run_logged "$out.log" kmake bzImage "$@"
 log "kernel: $out/arch/x86/boot/bzImage"

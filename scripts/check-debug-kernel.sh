@@ -38,7 +38,7 @@ if [[ ! -f $KBUILD_DEBUG/.config.frag ]] || ! cat "${frags[@]}" | cmp -s - "$KBU
 		die "the debug config fragments do not apply cleanly"
 	cat "${frags[@]}" >"$KBUILD_DEBUG/.config.frag"
 fi
-step "building the debug kernel (about 10 min cold on 2 cores)"
+step "building the debug kernel (about 30 min cold on 2 cores)"
 start=$SECONDS
 run_logged "$KBUILD_DEBUG.log" kmake bzImage
 build_s=$((SECONDS - start))

@@ -48,11 +48,11 @@ check:
 check-base:
 	$(S)/check-base.sh
 
-check-debug:
+check-debug: tree
 	FUZZ_TIME=$${FUZZ_TIME:-300} MUTATE_TIME=$${MUTATE_TIME:-120} $(S)/check-fuzz.sh
 	$(S)/check-debug-kernel.sh
 
-check-debug-kernel:
+check-debug-kernel: tree
 	$(S)/check-debug-kernel.sh
 
 bench-mem: kernel

@@ -37,6 +37,9 @@ if (( ${#smoke[@]} )); then
 	exit 0
 fi
 
+# matplotlib, for Debian's python3, draws the chart (valgrind: bench-mem)
+"$TOP/scripts/deps.sh" bench
+
 # Decode side on the host: the same number of records either way.
 step "perf script: records/second, uevents against samples (about 1 min)"
 decode=$out/decode.csv
@@ -59,5 +62,5 @@ done
 
 compare=()
 [[ -n ${BENCH_COMPARE:-} ]] && compare=(--compare "$dir/$BENCH_COMPARE/raw.csv")
-python3 "$TOP/scripts/bench-report.py" "$out/raw.csv" --decode "$decode" \
+/usr/bin/python3 "$TOP/scripts/bench-report.py" "$out/raw.csv" --decode "$decode" \
 	--csv "$dir/bench.csv" --png "$dir/bench.png" "${compare[@]}"

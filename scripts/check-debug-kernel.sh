@@ -4,7 +4,7 @@
 # checks, UBSAN, slab and user-copy failure injection), with the kernel
 # log judged. Prints one TSV line per check on stdout:
 #   pass|fail <TAB> name <TAB> reason
-# and exits 1 when a check fails. Slow under TCG: the build about 10 min
+# and exits 1 when a check fails. Slow under TCG: the build 15-25 min
 # cold on 2 cores, the boot and the tests several minutes.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -38,7 +38,7 @@ if [[ ! -f $KBUILD_DEBUG/.config.frag ]] || ! cat "${frags[@]}" | cmp -s - "$KBU
 		die "the debug config fragments do not apply cleanly"
 	cat "${frags[@]}" >"$KBUILD_DEBUG/.config.frag"
 fi
-step "building the debug kernel (about 30 min cold on 2 cores)"
+step "building the debug kernel (about 15-25 min cold on 2 cores)"
 start=$SECONDS
 run_logged "$KBUILD_DEBUG.log" kmake bzImage
 build_s=$((SECONDS - start))

@@ -15,7 +15,7 @@ declare -A GROUP=(
 	[selftests]="rsync"
 	[lint]="shellcheck"
 	[gates]="sparse python3-sphinx python3-yaml"
-	[bench]="valgrind"
+	[bench]="valgrind python3-matplotlib"
 	[debug]="clang libclang-rt-dev python3"
 )
 

@@ -15,6 +15,9 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# valgrind, for massif
+"$TOP/scripts/deps.sh" mem
+
 counts=("$@")
 (( ${#counts[@]} )) || counts=(10000 100000 1000000 3000000)
 out=$BUILD/bench/script-mem

@@ -37,7 +37,7 @@ if (( ${#smoke[@]} )); then
 	exit 0
 fi
 
-# matplotlib, for Debian's python3, draws the chart (valgrind: bench-mem)
+# matplotlib draws the chart (lib.sh puts Debian's python3 first)
 "$TOP/scripts/deps.sh" bench
 
 # Decode side on the host: the same number of records either way.
@@ -62,5 +62,5 @@ done
 
 compare=()
 [[ -n ${BENCH_COMPARE:-} ]] && compare=(--compare "$dir/$BENCH_COMPARE/raw.csv")
-/usr/bin/python3 "$TOP/scripts/bench-report.py" "$out/raw.csv" --decode "$decode" \
+python3 "$TOP/scripts/bench-report.py" "$out/raw.csv" --decode "$decode" \
 	--csv "$dir/bench.csv" --png "$dir/bench.png" "${compare[@]}"

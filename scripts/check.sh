@@ -15,7 +15,7 @@ S=$TOP/scripts
 R=$BUILD/results
 mkdir -p "$R"
 
-"$S/deps.sh" fetch kernel vm selftests perf lint gates bench
+"$S/deps.sh" fetch kernel vm selftests perf lint gates
 "$S/fetch-base.sh" all
 "$S/tree.sh"
 

@@ -1,18 +1,37 @@
 #!/usr/bin/env bash
 # Fetch what the lab takes from Debian's newer suites, with a private apt
-# configuration under build/apt (the system's apt setup is not touched):
+# configuration in the lab's cache (the system's apt setup is not touched):
 #   - the newest linux-source-7.2 any of sid, forky or trixie-backports
-#     serves, unpacked once into build/base/ (skipped with KERNEL_SRC=);
+#     serves, unpacked once into $CACHE/base/ (skipped with KERNEL_SRC=);
 #   - virtme-ng, installed when vng is missing.
+# The Debian mirror is the one this machine's apt already uses (its
+# sources' URIs), or DEBIAN_MIRROR.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-APT=$BUILD/apt
-DL=$BUILD/dl
+APT=$CACHE/apt
+DL=$CACHE/dl
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
-MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 SERIES=${BASE_SERIES:-7.2}
+
+# The first URI of Debian's main archive in the machine's apt sources:
+# deb822 .sources files and one-line .list files; the security archive
+# and other vendors' repositories are passed over.
+machine_mirror() {
+	shopt -s nullglob
+	{
+		awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' /etc/apt/sources.list.d/*.sources
+		sed -n 's/\[[^]]*\]//; s/^deb[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' \
+			/etc/apt/sources.list /etc/apt/sources.list.d/*.list
+	} 2>/dev/null | grep -E '/debian/?$' | sed -n '1s:/*$::p' || true
+}
+MIRROR=${DEBIAN_MIRROR:-$(machine_mirror)}
+[[ -n $MIRROR ]] || die "no Debian archive in /etc/apt/sources*: set DEBIAN_MIRROR=<archive URI>"
+
+# one writer at a time; a second tree waits, then finds the work done
+exec 9>"$CACHE/fetch.lock"
+flock 9
 
 mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$DL"
 : >"$APT/status"
@@ -36,8 +55,8 @@ refresh_lists() {
 	# once a day is plenty
 	if [[ -z $(find "$APT/lists" -maxdepth 1 -name '*_Packages' -mmin -1440 2>/dev/null) ]]; then
 		step "updating the private package lists (sid, forky, trixie-backports; a few seconds)"
-		apt-get "${apt_opts[@]}" -q update >"$BUILD/apt-update.log" 2>&1 ||
-			{ tail -n 20 "$BUILD/apt-update.log" >&2; die "apt-get update failed"; }
+		apt-get "${apt_opts[@]}" -q update >"$APT/update.log" 2>&1 ||
+			{ tail -n 20 "$APT/update.log" >&2; die "apt-get update failed"; }
 	fi
 }
 
@@ -51,8 +70,8 @@ fetch_deb() {	# package version -> path of the .deb in $DL
 	local pkg=$1 ver=$2 deb
 	deb=$(find "$DL" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" | head -n 1)
 	if [[ -z $deb ]]; then
-		(cd "$DL" && apt-get "${apt_opts[@]}" -q download "$pkg=$ver" >"$BUILD/apt-download.log" 2>&1) ||
-			{ tail -n 20 "$BUILD/apt-download.log" >&2; die "cannot download $pkg $ver"; }
+		(cd "$DL" && apt-get "${apt_opts[@]}" -q download "$pkg=$ver" >"$APT/download.log" 2>&1) ||
+			{ tail -n 20 "$APT/download.log" >&2; die "cannot download $pkg $ver"; }
 		deb=$(find "$DL" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_*.deb" | head -n 1)
 	fi
 	echo "$deb"
@@ -68,11 +87,11 @@ fetch_vng() {
 	(( EUID == 0 )) || die "virtme-ng missing; run as root: apt-get install -y $deb"
 	step "installing virtme-ng $ver"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$deb" \
-		>"$BUILD/apt-vng.log" 2>&1 || { tail -n 20 "$BUILD/apt-vng.log" >&2; die "virtme-ng install failed"; }
+		>"$APT/vng.log" 2>&1 || { tail -n 20 "$APT/vng.log" >&2; die "virtme-ng install failed"; }
 }
 
 fetch_base() {
-	local pkg=linux-source-$SERIES ver deb src=$BUILD/base
+	local pkg=linux-source-$SERIES ver deb src=$CACHE/base
 	if [[ -f $src/VERSION && -d $src/linux ]]; then
 		log "base source cached: $(cat "$src/VERSION")"
 		return 0

@@ -15,7 +15,15 @@ PROG=${PROG:-$(basename "$0")}
 # kernel-doc) need the python3 modules installed from Debian packages.
 export PATH=/usr/bin:/bin:$PATH
 
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+# What outlives a clone: ccache, the base source and the downloaded
+# packages live in a per-user cache, so a second clone on the same machine
+# (CI right after a session) builds warm. Every user of it is correct with
+# the cache cold, deleted, or shared by two trees (writers take a lock).
+CACHE=${PERF_UEVENT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/perf-uevent}
+mkdir -p "$CACHE"
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+# paths under the clone hash as relative ones: another clone hits the same entries
 export CCACHE_BASEDIR=$TOP
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 

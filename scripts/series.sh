@@ -6,7 +6,7 @@
 # project's on From: and Signed-off-by: lines.
 # Usage: SENDER='Name <addr>' series.sh [--to DIR]
 #   SENDER defaults to git's user.name/user.email, then the project's;
-#   VERSION (default 5) gives "[PATCH v5 nn/NN]".
+#   VERSION (default 6) gives "[PATCH v6 nn/NN]".
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -37,7 +37,7 @@ fp() {	# dir [format-patch args]: the series with its cover letter
 	rm -rf "$dir"
 	git -C "$TREE" -c core.abbrev=12 -c "branch.uevent.description=$(cat "$cover")" \
 		format-patch -q --cover-letter --cover-from-description=subject --no-signature \
-		--subject-prefix="PATCH v${VERSION:-5}" -o "$dir" "$@" base..uevent
+		--subject-prefix="PATCH v${VERSION:-6}" -o "$dir" "$@" base..uevent
 }
 
 # Who gets it: maintainers To, lists and reviewers Cc, over all patches

@@ -13,7 +13,7 @@ IDENT_EMAIL=${PATCH_AUTHOR_EMAIL:-perf-uevent@example.org}
 g() { git -C "$TREE" "$@"; }
 
 create_tree() {
-	local src=${KERNEL_SRC:-$BUILD/base/linux} what
+	local src=${KERNEL_SRC:-$CACHE/base/linux} what
 	[[ -f $src/Makefile && -d $src/kernel ]] || die "no kernel source at $src"
 	rm -rf "$TREE" "$TREE_BASE"
 	if [[ -n ${KERNEL_SRC:-} ]] && git -C "$src" rev-parse --verify -q HEAD >/dev/null; then
@@ -21,7 +21,7 @@ create_tree() {
 		git clone -q --shared --no-checkout "$src" "$TREE"
 		g checkout -q -b base "$(git -C "$src" rev-parse HEAD)"
 	else
-		what=$(cat "$BUILD/base/VERSION" 2>/dev/null || echo "kernel source from $src")
+		what=$(cat "$CACHE/base/VERSION" 2>/dev/null || echo "kernel source from $src")
 		[[ -n ${KERNEL_SRC:-} ]] && what="kernel source from $src"
 		step "creating the base commit from $what (about half a minute)"
 		mkdir -p "$TREE"

@@ -3,6 +3,7 @@
 #   make demo     boot the patched kernel and show uevents read back
 #   make check    every test; ends with "N passed, N failed, N skipped"
 #   make check-base  the series' tests on the unpatched kernel: all must skip
+#   make check-arm64 the tests on arm64 with 64K pages (cross-built, QEMU), patched and base
 #   make check-debug the debug-kernel suite (KASAN, lockdep, UBSAN, failslab) and a longer fuzz run
 #                 (make check runs the fuzz slice); make check-debug-kernel: the kernel part alone
 #   make tree     build/linux: base commit + patches/ applied with git am
@@ -11,14 +12,15 @@
 #   make kernel   build the patched and the unpatched guest kernels
 #   make bench-mem  perf script's memory against the number of uevents
 #   make vm       boot the patched kernel with a shell (CMD=... to run one)
-#   make bench    uevent cost next to prctl, trace_marker, user_events (SMOKE=1: quick)
+#   make bench    uevent cost next to prctl, trace_marker, user_events, fork: instructions per
+#                 call in two -icount boots (BENCH_BOOTS=N), wall-clock second view (SMOKE=1: quick)
 #   make deps     install the Debian packages and virtme-ng
 #   make clean    remove build outputs (keeps the base source and ccache)
 
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all demo check check-base check-debug check-debug-kernel tree export series kernel vm bench bench-mem deps clean distclean
+.PHONY: all demo check check-base check-arm64 check-debug check-debug-kernel tree export series kernel vm bench bench-mem deps clean distclean
 
 all: demo
 
@@ -48,6 +50,9 @@ check:
 check-base:
 	$(S)/check-base.sh
 
+check-arm64: tree
+	$(S)/check-arm64.sh
+
 check-debug: tree
 	FUZZ_TIME=$${FUZZ_TIME:-300} MUTATE_TIME=$${MUTATE_TIME:-120} $(S)/check-fuzz.sh
 	$(S)/check-debug-kernel.sh
@@ -69,7 +74,7 @@ bench: tree
 	$(S)/bench.sh $(if $(SMOKE),--smoke)
 
 clean:
-	rm -rf build/kbuild build/kbuild-base build/perf build/selftests build/examples \
+	rm -rf build/kbuild build/kbuild-base build/kbuild-arm64* build/arm64 build/perf build/selftests build/examples \
 		build/headers build/results build/*.log
 
 distclean:

@@ -8,6 +8,9 @@
  *   prctl-null    prctl(PR_GET_DUMPABLE): the prctl floor
  *   getppid       the syscall floor
  *   uevent-none   uevent, no listener anywhere
+ *   uevent-other  uevent, one listener in the system, on another process
+ *                 only (a child that sleeps and never emits): the caller
+ *                 has none
  *   uevent-task   uevent, one listener: a dummy event on the thread itself
  *   uevent-cpu    uevent, one CPU-wide listener on the thread's CPU
  *   uevent-4      uevent, four listeners on the thread itself
@@ -21,6 +24,23 @@
  *   user-events   write(2) of a user_events event "__rel_loc u8[] data"
  *                 (4-byte index, 4-byte rel_loc, payload) recorded by a
  *                 perf tracepoint event on the thread
+ *   fork          fork(), the child's _exit(), waitpid(): no listener
+ *   fork-inherit  the same with inherited listeners on the thread, as perf
+ *                 record opens them on a workload: a dummy event with
+ *                 attr.inherit = 1 on each CPU, opened before forking (a
+ *                 per-task inherited event cannot be mmapped)
+ *   fork-uevent   the same with attr.uevent = 1 as well: what inheriting a
+ *                 uevent listener adds to a fork and an exit
+ *   loop          1000 iterations of a two-instruction loop (x86-64): run
+ *                 under QEMU's -icount shift=0 it reads 2000 and a few "ns"
+ *                 per call, the proof that guest time counts instructions
+ *
+ * Under QEMU's -icount shift=0 guest time advances one nanosecond per guest
+ * instruction executed, so every ns_per_call below is instructions per call
+ * (scripts/bench.sh boots the guest that way; run it single-threaded).
+ * The loop, the floors and the fork rows do not depend on the size: they
+ * are measured once, at the first size. A fork row's batch is 1/100 of
+ * --calls.
  *
  * Listeners are what perf record opens: sample_id_all with tid, time, cpu
  * and identifier, a 2 MiB ring each. A batch never fills a ring; the ring
@@ -34,6 +54,9 @@
  *
  * The tracefs rows use tracefs as it is set up (scripts/guest-bench.sh
  * turns tracing on): this program changes no tracing setting.
+ *
+ * With --split NS a round's figure is the median of chunks of about NS ns
+ * each instead of the batch's mean (see run_split()).
  *
  * Output: CSV lines on stdout, "row,size,threads,round,ns_per_call".
  * Exit status: 0 when every row ran or was skipped for a missing feature
@@ -58,6 +81,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include <linux/perf_event.h>
 #include <linux/user_events.h>
@@ -77,19 +101,41 @@ enum row {
 	ROW_PRCTL_NULL,
 	ROW_GETPPID,
 	ROW_UEVENT_NONE,
+	ROW_UEVENT_OTHER,
 	ROW_UEVENT_TASK,
 	ROW_UEVENT_CPU,
 	ROW_UEVENT_4,
 	ROW_MARKER,
 	ROW_MARKER_RAW,
 	ROW_USER_EVENTS,
+	ROW_FORK,
+	ROW_FORK_INHERIT,
+	ROW_FORK_UEVENT,
+	ROW_LOOP,
 	NR_ROWS,
 };
 
 static const char * const row_names[NR_ROWS] = {
-	"prctl-null", "getppid", "uevent-none", "uevent-task", "uevent-cpu",
-	"uevent-4", "marker", "marker-raw", "user-events",
+	"prctl-null", "getppid", "uevent-none", "uevent-other", "uevent-task",
+	"uevent-cpu", "uevent-4", "marker", "marker-raw", "user-events",
+	"fork", "fork-inherit", "fork-uevent", "loop",
 };
+
+#define LOOP_ITERATIONS	1000
+
+/* Rows measured once, at the first size: their cost has no payload. */
+static bool sizeless(enum row row)
+{
+	return row == ROW_PRCTL_NULL || row == ROW_GETPPID ||
+	       row == ROW_FORK || row == ROW_FORK_INHERIT ||
+	       row == ROW_FORK_UEVENT || row == ROW_LOOP;
+}
+
+static bool uevent_row(enum row row)
+{
+	return (row >= ROW_UEVENT_NONE && row <= ROW_UEVENT_4) ||
+	       row == ROW_FORK_UEVENT;
+}
 
 struct ring {
 	int				fd;
@@ -107,8 +153,11 @@ static struct {
 	size_t			size;
 	int			threads;
 	long			batch;
+	long			split;			/* --split NS, or 0 */
 	pthread_barrier_t	barrier;
 	struct ring		cpu_rings[MAX_THREADS];	/* uevent-cpu */
+	struct ring		other_ring;		/* uevent-other */
+	pid_t			other_pid;
 	int			marker_fd;
 	int			ue_fd;			/* user_events_data */
 	uint32_t		ue_index;
@@ -210,6 +259,14 @@ static void uevent_attr(struct perf_event_attr *attr)
 	attr->uevent = 1;
 }
 
+/* What perf record opens on a workload it forks: inherited by children. */
+static void inherit_attr(struct perf_event_attr *attr, bool uevent)
+{
+	uevent_attr(attr);
+	attr->inherit = 1;
+	attr->uevent = uevent;
+}
+
 static void tracepoint_attr(struct perf_event_attr *attr, uint64_t id)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -277,6 +334,33 @@ static void pin(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+static long fork_exit_wait(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(0);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return 0;
+}
+
+static inline long loop(void)
+{
+#ifdef __x86_64__
+	unsigned long n = LOOP_ITERATIONS;
+
+	/* Two instructions per iteration, whatever the compiler does. */
+	asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r" (n) : : "cc");
+	return 0;
+#else
+	return -1;
+#endif
+}
+
 static inline long emit(unsigned char *buf, size_t size)
 {
 	switch (m.row) {
@@ -285,6 +369,7 @@ static inline long emit(unsigned char *buf, size_t size)
 	case ROW_GETPPID:
 		return syscall(__NR_getppid) < 0 ? -1 : 0;
 	case ROW_UEVENT_NONE:
+	case ROW_UEVENT_OTHER:
 	case ROW_UEVENT_TASK:
 	case ROW_UEVENT_CPU:
 	case ROW_UEVENT_4:
@@ -298,9 +383,63 @@ static inline long emit(unsigned char *buf, size_t size)
 	case ROW_USER_EVENTS:
 		return write(m.ue_fd, buf, size + 8) == (ssize_t)(size + 8) ?
 		       0 : -1;
+	case ROW_FORK:
+	case ROW_FORK_INHERIT:
+	case ROW_FORK_UEVENT:
+		return fork_exit_wait();
+	case ROW_LOOP:
+		return loop();
 	default:
 		return -1;
 	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Time the batch in chunks of about m.split ns (@est ns per call, from the
+ * warm-up) and return the median of the chunks' ns per call. Under QEMU's
+ * -icount shift=0 a timer tick lands every few million instructions, in
+ * every batch but not in every chunk: the median leaves it out.
+ */
+static double run_split(unsigned char *buf, double est)
+{
+	long chunk = est > 0 ? (long)(m.split / est) : 1, done = 0, n = 0, i, k;
+	double *v, med;
+	uint64_t t0, t1;
+
+	if (chunk < 1)
+		chunk = 1;
+	if (chunk > m.batch)
+		chunk = m.batch;
+	v = calloc((m.batch + chunk - 1) / chunk, sizeof(*v));
+	if (!v) {
+		fail("out of memory");
+		return 0;
+	}
+	while (done < m.batch) {
+		k = m.batch - done < chunk ? m.batch - done : chunk;
+		t0 = now_ns();
+		for (i = 0; i < k; i++)
+			if (__builtin_expect(emit(buf, m.size), 0))
+				break;
+		t1 = now_ns();
+		if (i < k) {
+			fail("emit: %s", strerror(errno));
+			break;
+		}
+		v[n++] = (double)(t1 - t0) / k;
+		done += k;
+	}
+	qsort(v, n, sizeof(*v), cmp_double);
+	med = !n ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return med;
 }
 
 struct thread {
@@ -312,16 +451,16 @@ struct thread {
 static void *thread_main(void *arg)
 {
 	struct thread *t = arg;
-	struct ring rings[MAX_RINGS];
+	struct ring rings[MAX_THREADS];	/* MAX_RINGS, or one per CPU */
 	struct perf_event_attr attr;
 	unsigned char *buf;
 	int nr_rings = 0, i;
-	long warm = m.batch / 10 + 1, n, got;
+	long warm = m.batch / 10 + 1, want = m.batch, n, got;
 	uint32_t type = PERF_RECORD_UEVENT;
 	uint64_t t0, t1;
 
 	pin(t->idx % nr_cpus);
-	for (i = 0; i < MAX_RINGS; i++)
+	for (i = 0; i < MAX_THREADS; i++)
 		rings[i].fd = -1;
 
 	/* The payload, after the 4-byte index or id for the tracefs rows. */
@@ -333,9 +472,9 @@ static void *thread_main(void *arg)
 
 		memcpy(buf, (const void *)&m.ue_index, 4);
 		memcpy(buf + 4, &loc, 4);
-	}
-	else if (m.row == ROW_MARKER_RAW)
+	} else if (m.row == ROW_MARKER_RAW) {
 		memcpy(buf, &(uint32_t){ 0x1234 }, 4);
+	}
 
 	switch (m.row) {
 	case ROW_UEVENT_TASK:
@@ -348,15 +487,28 @@ static void *thread_main(void *arg)
 		nr_rings = 1;
 		type = PERF_RECORD_SAMPLE;
 		break;
+	case ROW_FORK_INHERIT:
+	case ROW_FORK_UEVENT:
+		/* Nobody emits: the listeners must stay empty. */
+		nr_rings = nr_cpus;
+		want = 0;
+		break;
 	default:
 		break;
 	}
 	for (i = 0; i < nr_rings; i++) {
-		if (m.row == ROW_USER_EVENTS)
+		int cpu = -1;
+
+		if (m.row == ROW_USER_EVENTS) {
 			tracepoint_attr(&attr, m.ue_id);
-		else
+		} else if (m.row == ROW_FORK_INHERIT ||
+			   m.row == ROW_FORK_UEVENT) {
+			inherit_attr(&attr, m.row == ROW_FORK_UEVENT);
+			cpu = i;
+		} else {
 			uevent_attr(&attr);
-		if (ring_open(&rings[i], &attr, 0, -1)) {
+		}
+		if (ring_open(&rings[i], &attr, 0, cpu)) {
 			fail("perf_event_open/mmap: %s", strerror(errno));
 			nr_rings = i;
 			break;
@@ -364,27 +516,33 @@ static void *thread_main(void *arg)
 	}
 
 	pthread_barrier_wait(&m.barrier);	/* 1: set up */
+	t0 = now_ns();
 	for (n = 0; n < warm && !m.failed; n++)
 		if (emit(buf, m.size))
 			fail("emit: %s", strerror(errno));
+	t1 = now_ns();
 	for (i = 0; i < nr_rings; i++)
 		ring_drain(&rings[i], type);
 	pthread_barrier_wait(&m.barrier);	/* 2: warmed up */
 	pthread_barrier_wait(&m.barrier);	/* 3: the CPU rings are drained */
 
-	t0 = now_ns();
-	for (n = 0; n < m.batch; n++)
-		if (__builtin_expect(emit(buf, m.size), 0))
-			break;
-	t1 = now_ns();
-	if (n < m.batch)
-		fail("emit: %s", strerror(errno));
-	t->ns_per_call = (double)(t1 - t0) / m.batch;
+	if (m.split) {
+		t->ns_per_call = run_split(buf, (double)(t1 - t0) / warm);
+	} else {
+		t0 = now_ns();
+		for (n = 0; n < m.batch; n++)
+			if (__builtin_expect(emit(buf, m.size), 0))
+				break;
+		t1 = now_ns();
+		if (n < m.batch)
+			fail("emit: %s", strerror(errno));
+		t->ns_per_call = (double)(t1 - t0) / m.batch;
+	}
 	pthread_barrier_wait(&m.barrier);	/* 4: measured */
 
 	for (i = 0; i < nr_rings; i++) {
 		got = ring_drain(&rings[i], type);
-		if (got != m.batch)
+		if (got != want)
 			fail("listener %d got %ld records for %ld calls", i,
 			     got, m.batch);
 	}
@@ -404,7 +562,7 @@ static int measure(enum row row, size_t size, int threads, long batch,
 	struct thread th[MAX_THREADS];
 	struct perf_event_attr attr;
 	double sum = 0;
-	int i, ret = 0;
+	int i, ret = 0, pipefd[2], other_pipe = -1;
 
 	m.row = row;
 	m.size = size;
@@ -412,10 +570,47 @@ static int measure(enum row row, size_t size, int threads, long batch,
 	m.batch = batch;
 	m.failed = false;
 	m.marker_fd = -1;
+	m.other_ring.fd = -1;
+	m.other_pid = -1;
 	for (i = 0; i < nr_cpus; i++)
 		m.cpu_rings[i].fd = -1;
 
 	switch (row) {
+	case ROW_UEVENT_OTHER:
+		/* A listener on a child that waits for its pipe to close. */
+		if (pipe2(pipefd, O_CLOEXEC)) {
+			fail("pipe: %s", strerror(errno));
+			return -1;
+		}
+		m.other_pid = fork();
+		if (m.other_pid == 0) {
+			char c;
+
+			close(pipefd[1]);
+			while (read(pipefd[0], &c, 1) < 0 && errno == EINTR)
+				;
+			_exit(0);
+		}
+		close(pipefd[0]);
+		other_pipe = pipefd[1];
+		if (m.other_pid < 0) {
+			fail("fork: %s", strerror(errno));
+			ret = -1;
+			goto out;
+		}
+		uevent_attr(&attr);
+		if (ring_open(&m.other_ring, &attr, m.other_pid, -1)) {
+			fail("perf_event_open/mmap on another process: %s",
+			     strerror(errno));
+			ret = -1;
+			goto out;
+		}
+		break;
+	case ROW_LOOP:
+#ifndef __x86_64__
+		return 1;
+#endif
+		break;
 	case ROW_UEVENT_CPU:
 		uevent_attr(&attr);
 		for (i = 0; i < nr_cpus; i++)
@@ -466,6 +661,12 @@ static int measure(enum row row, size_t size, int threads, long batch,
 			fail("CPU-wide listeners got %ld records for %ld calls",
 			     got, batch * threads);
 	}
+	if (row == ROW_UEVENT_OTHER) {
+		long got = ring_drain(&m.other_ring, PERF_RECORD_UEVENT);
+
+		if (got)
+			fail("the other process's listener got %ld records", got);
+	}
 	for (i = 0; i < threads; i++) {
 		pthread_join(th[i].tid, NULL);
 		sum += th[i].ns_per_call;
@@ -481,6 +682,11 @@ static int measure(enum row row, size_t size, int threads, long batch,
 out:
 	for (i = 0; i < nr_cpus; i++)
 		ring_close(&m.cpu_rings[i]);
+	ring_close(&m.other_ring);
+	if (other_pipe >= 0)
+		close(other_pipe);
+	if (m.other_pid > 0)
+		waitpid(m.other_pid, NULL, 0);
 	if (m.marker_fd >= 0)
 		close(m.marker_fd);
 	return ret;
@@ -521,7 +727,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: uevent-bench [--smoke] [--rounds N] [--calls N] [--sizes a,b,..]\n"
-		"                    [--threads a,b,..] [--rows name,..]\n"
+		"                    [--threads a,b,..] [--rows name,..] [--split NS]\n"
 		"       uevent-bench --emit N | --touch N\n");
 	exit(2);
 }
@@ -549,6 +755,7 @@ int main(int argc, char **argv)
 		{ "sizes", required_argument, NULL, 'S' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "rows", required_argument, NULL, 'R' },
+		{ "split", required_argument, NULL, 'p' },
 		{ "emit", required_argument, NULL, 'e' },
 		{ "touch", required_argument, NULL, 'T' },
 		{ }
@@ -581,6 +788,9 @@ int main(int argc, char **argv)
 		case 'c':
 			calls = atol(optarg);
 			break;
+		case 'p':
+			m.split = atol(optarg);
+			break;
 		case 'S':
 			nr_sizes = parse_list(optarg, sizes, 16);
 			break;
@@ -612,7 +822,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (rounds < 1 || calls < 1 || nr_sizes < 1 || nr_threads < 1)
+	if (rounds < 1 || calls < 1 || nr_sizes < 1 || nr_threads < 1 ||
+	    m.split < 0)
 		usage();
 	for (t = 0; t < nr_threads; t++)
 		if (threads[t] < 1 || threads[t] > MAX_THREADS)
@@ -623,8 +834,9 @@ int main(int argc, char **argv)
 	if (prctl(PR_TASK_PERF_UEVENT, 0, 0, 0, 0)) {
 		fprintf(stderr, "uevent-bench: uevent rows skipped: %s\n",
 			strerror(errno));
-		skipped[ROW_UEVENT_NONE] = skipped[ROW_UEVENT_TASK] = true;
-		skipped[ROW_UEVENT_CPU] = skipped[ROW_UEVENT_4] = true;
+		for (row = 0; row < NR_ROWS; row++)
+			if (uevent_row(row))
+				skipped[row] = true;
 	}
 
 	printf("row,size,threads,round,ns_per_call\n");
@@ -637,10 +849,11 @@ int main(int argc, char **argv)
 
 					if (!want[row] || skipped[row])
 						continue;
-					/* The floors do not depend on the size. */
-					if ((row == ROW_PRCTL_NULL ||
-					     row == ROW_GETPPID) && s > 0)
+					if (sizeless(row) && s > 0)
 						continue;
+					/* A fork costs a thousand calls or so. */
+					if (row >= ROW_FORK && row <= ROW_FORK_UEVENT)
+						batch = calls / 100 + 1;
 					/* A batch must fit every ring. */
 					if (batch * (long)(size + 128) >
 					    RING_PAGES * page_size * 9 / 10)

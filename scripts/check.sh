@@ -49,6 +49,15 @@ else
 	printf 'fail\t%s\t%s\n' "check-fuzz.sh" "it stopped before any check: see the lines above" >>"$host"
 fi
 
+# arm64 with 64K pages: by default only kernel/events/ cross-built (the
+# gate); CHECK_ARM64=1 builds both arm64 kernels and boots them too
+arm64=$("$S/check-arm64.sh" "$([[ ${CHECK_ARM64:-0} == 1 ]] && echo --tsv || echo --gate)") || true
+if grep -q . <<<"$arm64"; then
+	echo "$arm64" >>"$host"
+else
+	printf 'fail\t%s\t%s\n' "check-arm64.sh" "it stopped before any check: see the lines above" >>"$host"
+fi
+
 step "W=1 on the kernel files the series touches"
 if out=$("$S/check-w1.sh" 2>&1); then
 	printf 'pass\t%s\n' "W=1: no new warnings in the files the series touches" >>"$host"

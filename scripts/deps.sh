@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure the Debian packages a lab step needs are installed.
-# Usage: deps.sh GROUP...   (groups: fetch kernel vm perf selftests lint gates bench mem debug)
+# Usage: deps.sh GROUP...   (groups: fetch kernel vm perf selftests lint gates bench mem debug arm64)
 # As root, missing packages are installed with apt-get; otherwise the
 # exact apt-get line is printed and the script fails.
 set -euo pipefail
@@ -18,6 +18,7 @@ declare -A GROUP=(
 	[bench]="python3-matplotlib"
 	[mem]="valgrind"
 	[debug]="clang libclang-rt-dev python3"
+	[arm64]="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 )
 
 want=()

@@ -3,6 +3,7 @@
 
 Usage: evaluate.py PATCHED_RESULTS BASE_RESULTS [HOST_RESULTS.tsv]
        evaluate.py --base-only BASE_RESULTS
+       evaluate.py --tsv PREFIX PATCHED_RESULTS BASE_RESULTS [HOST_RESULTS.tsv]
 
 - perf_uevent kselftests and examples/ must pass on the patched kernel and
   skip (every case) on the unpatched base kernel;
@@ -11,6 +12,9 @@ Usage: evaluate.py PATCHED_RESULTS BASE_RESULTS [HOST_RESULTS.tsv]
   run only if it passes on the base kernel; failing on both is reported
   as skipped, with the base result as the reason;
 - HOST_RESULTS.tsv holds host-side checks: "pass|fail|skip<TAB>name<TAB>why".
+
+--tsv prints the results in that same TSV form, each name after PREFIX, and
+no totals: how make check counts another guest's run (check-arm64.sh --tsv).
 """
 import os
 import re
@@ -95,6 +99,10 @@ def runs(root):
 
 
 def main():
+    tsv_prefix = None
+    if sys.argv[1] == "--tsv":
+        tsv_prefix = sys.argv[2]
+        del sys.argv[1:3]
     base_only = sys.argv[1] == "--base-only"
     if base_only:
         patched_dir, base_dir = None, sys.argv[2]
@@ -168,6 +176,11 @@ def main():
     for key in patched:
         if is_own(patched_dir, *key) and key not in base:
             add("fail", f"base kernel: {key[0]}/{key[1]} skips cleanly", "not run on the base kernel")
+
+    if tsv_prefix is not None:
+        for status, name, why in results:
+            print(f"{status}\t{tsv_prefix}{name}\t{why}")
+        return 1 if any(r[0] == "fail" for r in results) or not results else 0
 
     counts = {"pass": 0, "fail": 0, "skip": 0}
     for status, name, why in results:

@@ -90,10 +90,35 @@ fetch_vng() {
 		>"$APT/vng.log" 2>&1 || { tail -n 20 "$APT/vng.log" >&2; die "virtme-ng install failed"; }
 }
 
+# The unpacked source as a git repository with one commit, "base": every
+# clone's tree starts from it with a local clone instead of hashing the
+# whole source again. Fixed identity and dates give the same commit on
+# every machine.
+base_repo() {	# dir what
+	local dir=$1 what=$2
+	# Debian's linux-source ignores every top-level path; new files
+	# must be addable in the tree.
+	sed -i '/^# Debian packaging: ignore everything/,$d' "$dir/.gitignore"
+	sed -i -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$dir/.gitignore"
+	sed -i '${/^#$/d}' "$dir/.gitignore"
+	rm -rf "$dir/.git"
+	git -C "$dir" init -q -b base
+	git -C "$dir" add -A -f
+	GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
+		git -C "$dir" -c user.name=base -c user.email=base@localhost commit -q \
+		-m "Base: $what" \
+		-m "Debian's top-level ignore-everything rule is dropped from .gitignore."
+}
+
 fetch_base() {
 	local pkg=linux-source-$SERIES ver deb src=$CACHE/base
-	if [[ -f $src/VERSION && -d $src/linux ]]; then
+	if [[ -f $src/VERSION && -d $src/linux/.git ]]; then
 		log "base source cached: $(cat "$src/VERSION")"
+		return 0
+	fi
+	if [[ -f $src/VERSION && -d $src/linux ]]; then
+		step "committing the cached $(cat "$src/VERSION") as the base (about a minute)"
+		base_repo "$src/linux" "$(cat "$src/VERSION")"
 		return 0
 	fi
 	refresh_lists
@@ -101,13 +126,14 @@ fetch_base() {
 	[[ -n $ver ]] || die "no $pkg in sid, forky or trixie-backports"
 	step "downloading $pkg $ver (about 160 MB)"
 	deb=$(fetch_deb "$pkg" "$ver")
-	step "unpacking $pkg $ver (about half a minute)"
+	step "unpacking $pkg $ver and committing it as the base (one or two minutes)"
 	rm -rf "$src.tmp"
 	mkdir -p "$src.tmp"
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$src.tmp" --wildcards "./usr/src/$pkg.tar.xz"
 	tar -xf "$src.tmp/usr/src/$pkg.tar.xz" -C "$src.tmp"
 	mv "$src.tmp/$pkg" "$src.tmp/linux"
 	rm -rf "$src.tmp/usr"
+	base_repo "$src.tmp/linux" "$pkg $ver"
 	echo "$pkg $ver" >"$src.tmp/VERSION"
 	rm -rf "$src"
 	mv "$src.tmp" "$src"

@@ -2,25 +2,33 @@
 # Runs inside the patched guest for 'make bench': set tracefs up for the
 # trace_marker and user_events rows, run uevent-bench, and record the two
 # perf.data files the decode-side comparison reads (N uevents, N samples).
-# Usage: guest-bench.sh [--smoke] OUTDIR [uevent-bench args...]
+# Usage: guest-bench.sh [--smoke|--icount] OUTDIR [uevent-bench args...]
 # With --smoke: a few calls per row and no perf record; exits non-zero
 # only when the benchmark is broken (a call fails, a record goes missing).
+# With --icount (a guest booted with QEMU's -icount shift=0, where guest
+# time counts instructions): uevent-bench alone, no perf record.
+# OUTDIR/kernel.txt says which kernel ran (uname -r -v).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-smoke=0
-if [[ ${1:-} == --smoke ]]; then
-	smoke=1
-	shift
-fi
-out=${1:?usage: guest-bench.sh [--smoke] OUTDIR [uevent-bench args]}
+smoke=0 icount=0
+case ${1:-} in
+--smoke) smoke=1; shift ;;
+--icount) icount=1; shift ;;
+esac
+out=${1:?usage: guest-bench.sh [--smoke|--icount] OUTDIR [uevent-bench args]}
 shift
 bench=${BENCH_BIN:-$BUILD/bench/uevent-bench}
 perf=$PERF_OUT/perf
 tracefs=/sys/kernel/tracing
 [[ -x $bench ]] || die "no $bench: run scripts/bench.sh (or make bench) first"
 mkdir -p "$out"
+{
+	uname -r -v
+	echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+} >"$out/kernel.txt"
+log "kernel: $(head -n 1 "$out/kernel.txt")"
 
 # tracefs: mounted, tracing on with its buffer expanded, markers allowed.
 if [[ ! -e $tracefs/trace_marker ]]; then
@@ -37,6 +45,15 @@ if (( smoke )); then
 	log "smoke run: every row, a few calls each"
 	"$bench" --smoke "$@" >"$out/smoke.csv"
 	log "smoke run: $(($(wc -l <"$out/smoke.csv") - 1)) measurements, none broken"
+	exit 0
+fi
+
+if (( icount )); then
+	# Without address-space randomisation: where the mappings land changes
+	# how many page tables a fork copies, by about 1% from boot to boot.
+	step "uevent-bench, counting instructions: every row and payload, one thread"
+	setarch "$(uname -m)" --addr-no-randomize "$bench" "$@" >"$out/raw.csv"
+	log "results in $out"
 	exit 0
 fi
 

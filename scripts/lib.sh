@@ -23,8 +23,11 @@ CACHE=${PERF_UEVENT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/perf-uevent}
 mkdir -p "$CACHE"
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
-# paths under the clone hash as relative ones: another clone hits the same entries
+# paths under the clone hash as relative ones, and the working directory
+# of a -g build (perf) is left out of the hash: another clone hits the
+# same entries (its debug info names the first clone's directory)
 export CCACHE_BASEDIR=$TOP
+export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 
 log() { printf '%s: %s\n' "$PROG" "$*" >&2; }

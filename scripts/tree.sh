@@ -13,30 +13,29 @@ IDENT_EMAIL=${PATCH_AUTHOR_EMAIL:-perf-uevent@example.org}
 g() { git -C "$TREE" "$@"; }
 
 create_tree() {
-	local src=${KERNEL_SRC:-$CACHE/base/linux} what
+	local src=${KERNEL_SRC:-$CACHE/base/linux}
 	[[ -f $src/Makefile && -d $src/kernel ]] || die "no kernel source at $src"
 	rm -rf "$TREE" "$TREE_BASE"
 	if [[ -n ${KERNEL_SRC:-} ]] && git -C "$src" rev-parse --verify -q HEAD >/dev/null; then
 		step "cloning $src (shared objects, a minute)"
 		git clone -q --shared --no-checkout "$src" "$TREE"
 		g checkout -q -b base "$(git -C "$src" rev-parse HEAD)"
-	else
-		what=$(cat "$CACHE/base/VERSION" 2>/dev/null || echo "kernel source from $src")
-		[[ -n ${KERNEL_SRC:-} ]] && what="kernel source from $src"
-		step "creating the base commit from $what (about half a minute)"
+	elif [[ -n ${KERNEL_SRC:-} ]]; then
+		step "creating the base commit from the kernel source at $src (about a minute)"
 		mkdir -p "$TREE"
 		cp -a "$src/." "$TREE/"
 		rm -rf "$TREE/.git"
-		# Debian's linux-source ignores every top-level path; new files
-		# must be addable in the tree.
-		sed -i '/^# Debian packaging: ignore everything/,$d' "$TREE/.gitignore"
-		sed -i -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$TREE/.gitignore"
-		sed -i '${/^#$/d}' "$TREE/.gitignore"
 		g init -q -b base
 		g add -A -f
 		g -c user.name=base -c user.email=base@localhost commit -q \
-			-m "Base: $what" \
-			-m "Debian's top-level ignore-everything rule is dropped from .gitignore."
+			-m "Base: kernel source from $src"
+	else
+		# the cached base commit (fetch-base.sh); a local clone shares no
+		# state with the cache, which may go away afterwards
+		[[ -d $src/.git ]] || die "no base commit at $src: run scripts/fetch-base.sh"
+		step "cloning the base commit of $(cat "$CACHE/base/VERSION") (under a minute)"
+		git clone -q -b base "$src" "$TREE"
+		g remote remove origin
 	fi
 	g config user.name "$IDENT_NAME"
 	g config user.email "$IDENT_EMAIL"

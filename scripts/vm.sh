@@ -4,6 +4,8 @@
 # status comes back.  Usage: vm.sh [patched|base] -- CMD [ARG...]
 # KVM is used when /dev/kvm really works (checked once, cached); otherwise
 # QEMU emulates (TCG), which is what this lab's machines do.
+# VM_QEMU_OPTS: extra QEMU options, e.g. "-icount shift=0,sleep=off" (what
+# 'make bench' counts instructions with; -icount forces TCG).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -41,7 +43,13 @@ kvm_works() {
 # then fails to mount the 9p root ("Bad value for 'source'").
 args=(--run "$kernel" --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-2G}" --rwdir "$BUILD"
 	--append root=/dev/root)
-kvm_works || args+=(--disable-kvm)
-log "booting $which kernel ($( [[ ${args[*]} == *--disable-kvm* ]] && echo TCG || echo KVM ), ${VM_CPUS:-2} vCPUs)"
+qemu_opts=${VM_QEMU_OPTS:-}
+if [[ $qemu_opts == *-icount* ]] || ! kvm_works; then
+	args+=(--disable-kvm)
+fi
+if [[ -n $qemu_opts ]]; then
+	args+=(--qemu-opts="$qemu_opts")
+fi
+log "booting $which kernel ($( [[ ${args[*]} == *--disable-kvm* ]] && echo TCG || echo KVM ), ${VM_CPUS:-2} vCPUs${qemu_opts:+, QEMU $qemu_opts})"
 cd "$TOP"
 exec vng "${args[@]}" -- "$@" </dev/null

@@ -194,8 +194,10 @@ v5)
 	boot v5 "$BUILD/kbuild-arm64-v5" "$R/arm64-v5.log"
 	split_log "$R/arm64-v5.log" "$RA/v5"
 	log "what v5 did on arm64 with 64K pages:"
-	grep -E 'page size|^arm64-init: end|^# (Totals|FAILED)|ENOMEM|Cannot allocate|WARNING:|percpu' \
-		"$R/arm64-v5.log" | sed 's/^/  /' >&2 || true
+	# each distinct line once, with how often it came (pids made alike)
+	grep -E '^arm64-init: (page size|end)|^# Totals|^[a-z_-]+: perf_event_open|illegal size|WARNING:' \
+		"$R/arm64-v5.log" | sed -E 's|/[0-9]+$|/PID|' |
+		awk '!n[$0]++ { o[++k] = $0 } END { for (i = 1; i <= k; i++) printf "  %4dx  %s\n", n[o[i]], o[i] }' >&2
 	exit 0
 	;;
 esac

@@ -74,7 +74,7 @@ bench: tree
 	$(S)/bench.sh $(if $(SMOKE),--smoke)
 
 clean:
-	rm -rf build/kbuild build/kbuild-base build/kbuild-arm64* build/arm64 build/perf build/selftests build/examples \
+	rm -rf build/kbuild build/base/kbuild* build/kbuild-arm64* build/arm64 build/perf build/selftests build/examples \
 		build/headers build/results build/*.log
 
 distclean:

@@ -2,7 +2,7 @@
 # Build the guest kernel out of tree with ccache.
 # Usage: build-kernel.sh [patched|base] [extra make args, e.g. W=1]
 #   patched: build/linux (the series)       -> build/kbuild
-#   base:    build/linux-base (no series)   -> build/kbuild-base
+#   base:    build/base/linux (no series)   -> build/base/kbuild
 # Config: tinyconfig + configs/guest.config.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh

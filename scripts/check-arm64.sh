@@ -14,7 +14,8 @@
 #                                 of tag v5) with the same initramfs: shows
 #                                 how it failed there
 #
-#   build/kbuild-arm64{,-base,-v5}  kernels: arm64 tinyconfig + configs/arm64.config
+#   build/kbuild-arm64{,-v5}, build/base/kbuild-arm64
+#                                   kernels: arm64 tinyconfig + configs/arm64.config
 #   build/arm64/                    headers, static tests, init, initrd.gz
 #   build/results/arm64-*.log       guest console logs
 #   build/results/arm64/{patched,base}/  per program .tap/.rc, as guest-tests.sh
@@ -205,7 +206,7 @@ esac
 start=$SECONDS
 ok=1
 build_kernel patched "$TREE" "$BUILD/kbuild-arm64" || ok=0
-build_kernel base "$TREE_BASE" "$BUILD/kbuild-arm64-base" || ok=0
+build_kernel base "$TREE_BASE" "$BUILD/base/kbuild-arm64" || ok=0
 if build_initrd; then
 	result pass "static tests and initramfs build"
 else
@@ -214,7 +215,7 @@ else
 fi
 for k in patched base; do
 	out=$BUILD/kbuild-arm64
-	[[ $k == base ]] && out+=-base
+	[[ $k == base ]] && out=$BUILD/base/kbuild-arm64
 	rm -rf "${RA:?}/$k"
 	if (( ok )); then
 		boot "$k" "$out" "$R/arm64-$k.log"

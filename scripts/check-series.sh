@@ -16,8 +16,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tsv=$1
-WT=$BUILD/bisect		# detached worktree walked through the series
-BK=$BUILD/bisect-kbuild		# its kernel objects (the guest config)
+# laid out like build/linux and build/kbuild, to share their ccache entries
+WT=$BUILD/bisect/linux		# detached worktree walked through the series
+BK=$BUILD/bisect/kbuild		# its kernel objects (the guest config)
 BP=$BUILD/bisect-perf		# its perf objects
 NP=$BUILD/kbuild-noperf		# CONFIG_PERF_EVENTS=n kernel
 J=-j$(jobs_n)
@@ -37,6 +38,8 @@ mapfile -t patches < <(find "$TOP/patches" -name '[0-9][0-9][0-9][0-9]-*.patch' 
 (( ${#commits[@]} == ${#patches[@]} )) ||
 	die "${#commits[@]} commits in $TREE but ${#patches[@]} patches: run 'make tree'"
 
+# build/bisect was the worktree itself before it moved to build/bisect/linux
+[[ -e $BUILD/bisect/.git ]] && rm -rf "$BUILD/bisect" "$BUILD/bisect-kbuild"
 if [[ ! -e $WT/.git ]]; then
 	rm -rf "$WT"
 	git -C "$TREE" worktree prune

@@ -5,9 +5,13 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 TREE=${TREE:-$BUILD/linux}		# base commit + the series, branch "uevent"
-TREE_BASE=$BUILD/linux-base	# worktree of the base commit alone
 KBUILD=${KBUILD:-$BUILD/kbuild}		# patched kernel build (O=)
-KBUILD_BASE=$BUILD/kbuild-base	# unpatched kernel build (O=)
+# The base tree and its build sit in a directory of their own, laid out
+# like the patched pair (tree ../linux from the build directory): ccache
+# then sees the same relative paths and compiler lines in both builds,
+# and every object the series does not change comes out of the cache.
+TREE_BASE=$BUILD/base/linux	# worktree of the base commit alone
+KBUILD_BASE=$BUILD/base/kbuild	# unpatched kernel build (O=)
 PERF_OUT=${PERF_OUT:-$BUILD/perf}		# perf build (O=)
 PROG=${PROG:-$(basename "$0")}
 

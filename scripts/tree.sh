@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Materialize the kernel git tree: build/linux holds one base commit
 # (branch "base") and the series from patches/ applied on top with git am
-# (branch "uevent"); build/linux-base is a worktree of the base alone.
+# (branch "uevent"); build/base/linux is a worktree of the base alone.
 # KERNEL_SRC=/path/to/linux takes the base from an existing tree instead
 # of Debian's linux-source package.
 set -euo pipefail
@@ -69,6 +69,9 @@ else
 fi
 
 if [[ ! -e $TREE_BASE/.git ]]; then
+	# the base worktree and its build were build/linux-base and
+	# build/kbuild-base before they moved under build/base/
+	rm -rf "$BUILD/linux-base" "$BUILD/kbuild-base" "$BUILD/kbuild-arm64-base"
 	g worktree prune
 	g worktree add -q -f "$TREE_BASE" base
 fi

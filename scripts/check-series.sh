@@ -64,6 +64,11 @@ maintained() {
 	done < <(git -C "$TREE" diff-tree --no-commit-id --name-only --diff-filter=A -r "$1")
 }
 
+# perf's feature detection ran for the full perf build: reuse its result
+# rather than detect again for every perf target of every patch
+fdump=()
+[[ -f $PERF_OUT/FEATURE-DUMP ]] && fdump=("FEATURES_DUMP=$PERF_OUT/FEATURE-DUMP")
+
 step "checkpatch and a build of what it touches, patch by patch (${#commits[@]} patches, 3-10 min)"
 for i in "${!commits[@]}"; do
 	c=${commits[$i]}
@@ -80,6 +85,13 @@ for i in "${!commits[@]}"; do
 		word=$(sed -n 's/.*CHECK:CAMELCASE: Avoid CamelCase: <\([A-Za-z0-9_]*\)>$/\1/p' <<<"$line")
 		if [[ -n $word && -n $PY_INC ]] && grep -rqw -- "$word" "$PY_INC"; then
 			kept+=("$word")
+		elif [[ $line == *WARNING:UNKNOWN_COMMIT_ID:* ]] &&
+			id=$(sed -n "s/.*Unknown commit id '\([0-9a-f]\{12,\}\)'.*/\1/p" <<<"$line") &&
+			[[ -n $id ]] && grep -qE "^Fixes: $id \(\".+\"\)$" "$p"; then
+			# the base is a source package with no upstream history,
+			# so checkpatch cannot look up the commit a Fixes: tag
+			# names; the tag's form is still checked (GIT_COMMIT_ID)
+			kept+=("Fixes: $id, not in the base's history")
 		elif [[ $line == *WARNING:FILE_PATH_CHANGES:* ]] && maintained "$c"; then
 			# "does MAINTAINERS need updating?": no, every file the
 			# patch adds is in an entry that has maintainers
@@ -129,7 +141,7 @@ for i in "${!commits[@]}"; do
 	if (( ${#pobjs[@]} )); then
 		# perf's single-object targets need its libraries' headers
 		# installed first: prepare, then libsymbol
-		pmake() { make -C "$WT/tools/perf" O="$BP" NO_RUST=1 CC="ccache gcc" HOSTCC="ccache gcc" "$J" "$@" 2>&1; }
+		pmake() { make -C "$WT/tools/perf" O="$BP" NO_RUST=1 CC="ccache gcc" HOSTCC="ccache gcc" "${fdump[@]}" "$J" "$@" 2>&1; }
 		if ! out=$(pmake prepare && pmake "$BP/libsymbol/libsymbol.a" && pmake "${pobjs[@]/%.c/.o}"); then
 			err+=" perf: $(echo "$out" | grep -E 'error|Error' | head -n 3)"
 		fi

@@ -15,9 +15,11 @@ stream itself, a valid STRING uevent "carry-on-ok" last: a reader that
 carries on after the hostile records must print it.
 
 OUTDIR/manifest.tsv lists, per file: name, whether the sentinel must show
-(1/0), and how many warnings about uevents perf must print: one for any
-number of warnings uevents, but one per record for records too small to be
-a uevent, which perf's reader rejects before it sees them as uevents.
+(1/0), how many warnings about uevents perf must print: one for any
+number of invalid uevents, but one per record for records too small to be
+a uevent, which perf's reader rejects before it sees them as uevents; and
+how many uevents perf must count as invalid (unknown version or size) in
+its summary at the end and in perf report --stats, and out of how many.
 """
 import os
 import struct
@@ -50,6 +52,7 @@ class Writer:
         self.o = order
         self.records = []
         self.time = 1_000_000_000
+        self.nr_uevents = 0		# as perf counts them: 24 bytes or more
 
     def p(self, fmt, *vals):
         return struct.pack(self.o + fmt, *vals)
@@ -66,6 +69,8 @@ class Writer:
     def raw(self, rtype, body, size=None, misc=0):
         """A record: header.size is the bytes written unless size says."""
         hsize = 8 + len(body) if size is None else size
+        if rtype == PERF_RECORD_UEVENT and (hsize & 0xffff) >= 24:
+            self.nr_uevents += 1
         self.records.append(self.p("IHH", rtype, misc, hsize & 0xffff) + body)
 
     def comm(self, name=b"hostile"):
@@ -152,13 +157,13 @@ class Writer:
                     feats)
 
 
-# Each case: (name, builder, sentinel shown, uevents rejected)
+# Each case: (name, builder, sentinel shown, warnings, invalid uevents)
 CASES = []
 
 
-def case(name, sentinel=True, warnings=0):
+def case(name, sentinel=True, warnings=0, invalid=0):
     def reg(fn):
-        CASES.append((name, fn, sentinel, warnings))
+        CASES.append((name, fn, sentinel, warnings, invalid))
         return fn
     return reg
 
@@ -177,12 +182,12 @@ def _valid(w):
     w.string(b"flags set", flags=0xdead)
 
 
-@case("size-gt-record", warnings=1)
+@case("size-gt-record", warnings=1, invalid=1)
 def _size_gt(w):
     w.uevent(STRING, b"short\0\0\0", size=100)
 
 
-@case("size-huge", warnings=1)
+@case("size-huge", warnings=1, invalid=3)
 def _size_huge(w):
     w.uevent(STRING, b"x" * 16, size=0xffffffff)
     # PERF_ALIGN(size, 8) wraps to 0 in 32 bits
@@ -190,13 +195,13 @@ def _size_huge(w):
     w.uevent(JIT_CODE_LOAD, b"", fields=[1, 2], size=0x80000000)
 
 
-@case("size-lt-record", warnings=1)
+@case("size-lt-record", warnings=1, invalid=2)
 def _size_lt(w):
     w.uevent(STRING, b"longer text than size says\0", size=2)
     w.uevent(JIT_CODE_LOAD, b"name\0", fields=[1, 2], size=0)
 
 
-@case("version-unknown", warnings=1)
+@case("version-unknown", warnings=1, invalid=4)
 def _version(w):
     w.string(b"v0", version=0)
     w.string(b"v2", version=2)
@@ -266,7 +271,7 @@ def _max(w):
     w.uevent(PRIVATE, b"\xaa" * (65528 - 8 - 16 - 24))
 
 
-@case("no-sample-id", warnings=1)
+@case("no-sample-id", warnings=1, invalid=1)
 def _no_sid(w):
     # the sample_id is read from the text: the size check rejects it
     w.string(b"no sid here, 24 bytes of text\0", sid=False)
@@ -285,7 +290,7 @@ def _small(w):
     w.raw(PERF_RECORD_UEVENT, b"", misc=MISC_USER)
 
 
-@case("many-invalid", warnings=1)
+@case("many-invalid", warnings=1, invalid=1000)
 def _many(w):
     for i in range(1000):
         w.string(b"bad %d" % i, version=2 + i)
@@ -347,7 +352,7 @@ def _past(w):
 def write_all(outdir):
     os.makedirs(outdir, exist_ok=True)
     rows = []
-    for name, fn, sentinel, warnings in CASES:
+    for name, fn, sentinel, warnings, invalid in CASES:
         for order, suffix in (("<", ""), (">", "-be")):
             w = Writer(order)
             w.comm()
@@ -358,23 +363,25 @@ def write_all(outdir):
             w.sample()
             fname = name + suffix + ".data"
             w.write(os.path.join(outdir, fname))
-            rows.append(f"{fname}\t{int(sentinel)}\t{warnings}\n")
+            rows.append(f"{fname}\t{int(sentinel)}\t{warnings}\t{invalid}"
+                        f"\t{w.nr_uevents}\n")
             # pipe mode reads each record into a heap buffer of its size
             fname = name + suffix + ".pipe"
             w.write_pipe(os.path.join(outdir, fname))
-            rows.append(f"{fname}\t{int(sentinel)}\t{warnings}\n")
+            rows.append(f"{fname}\t{int(sentinel)}\t{warnings}\t{invalid}"
+                        f"\t{w.nr_uevents}\n")
     # the data section cut in the middle of the last uevent
     w = Writer("<")
     w.comm()
     w.string(b"cut short" * 8)
     w.write(os.path.join(outdir, "data-cut.data"), data_cut=20)
-    rows.append("data-cut.data\t0\t0\n")
+    rows.append("data-cut.data\t0\t0\t0\t1\n")
     # the data section said to extend past the end of the file
     w = Writer("<")
     w.comm()
     w.string(SENTINEL)
     w.write(os.path.join(outdir, "data-past-eof.data"), data_extra=1 << 20)
-    rows.append("data-past-eof.data\t0\t0\n")
+    rows.append("data-past-eof.data\t0\t0\t0\t1\n")
     with open(os.path.join(outdir, "manifest.tsv"), "w") as f:
         f.writelines(rows)
     return len(rows)
@@ -413,7 +420,7 @@ def write_seeds(outdir, real_files):
     """The fuzzer's seeds: each case's uevents, and those of real files."""
     os.makedirs(outdir, exist_ok=True)
     n = 0
-    for name, fn, _, _ in CASES:
+    for name, fn, _, _, _ in CASES:
         w = Writer("<")
         fn(w)
         seed = uevents_of(w.records)

@@ -10,13 +10,16 @@ Usage: run-hostile.py PERF GECKO_PY HOSTILE_DIR WORK_DIR
 
 The readers, of files and (NAME.pipe, on stdin) of pipes: perf script
 --show-uevent-events, perf report -D, perf report --stdio (by dso and
-symbol: JIT code loads become maps), perf script with a python handler,
-perf data convert --to-json (whose output must parse) and gecko.py
---save-only (likewise). Each must finish without
-a sanitizer report, signal or timeout. Files whose manifest line says the
+symbol: JIT code loads become maps), perf report --stats, perf script
+with a python handler, perf data convert --to-json (whose output must
+parse) and gecko.py --save-only (likewise). Each must finish without a
+sanitizer report, signal or timeout. Files whose manifest line says the
 sentinel shows must be read to their end (exit 0, "carry-on-ok" in the
 output); the warnings about uevents on stderr must be as many as the
-manifest says (one for any number of invalid uevents).
+manifest says (one for any number of invalid uevents), and the number of
+invalid uevents (out of how many) in the summary every reader prints at
+the end, and in perf report --stats, must be the manifest's (nothing is
+said when it is 0).
 """
 import json
 import os
@@ -32,6 +35,8 @@ SENTINEL = "carry-on-ok"
 SAN_RE = re.compile(r"ERROR: AddressSanitizer|runtime error:|"
                     r"ERROR: LeakSanitizer|SUMMARY: UndefinedBehaviorSanitizer")
 UEVENT_WARN_RE = re.compile(r"WARNING.*uevent", re.I)
+INVALID_SUMMARY_RE = re.compile(r"^(\d+) out of (\d+) uevents were skipped", re.M)
+INVALID_STATS_RE = re.compile(r"^\s*UEVENT \(invalid\) events:\s+(\d+)$", re.M)
 TIMEOUT = 120
 
 ENV = dict(os.environ,
@@ -87,6 +92,7 @@ def readers(perf, gecko, path, work):
         ("report-D", [perf, "report", "-D", "-i", path], None),
         ("report", [perf, "report", "--stdio", "--sort", "dso,sym",
                     "-i", path], None),
+        ("stats", [perf, "report", "--stats", "-i", path], None),
         ("python", [perf, "script", "-i", path, "-s",
                     os.path.join(HERE, "handler.py")], None),
         ("json", [perf, "data", "convert", "--force", "--to-json", json_out,
@@ -96,7 +102,8 @@ def readers(perf, gecko, path, work):
     ]
 
 
-def check_one(name, reader, cmd, outfile, sentinel, warnings):
+def check_one(name, reader, cmd, outfile, sentinel, warnings, invalid,
+              uevents):
     if outfile and os.path.exists(outfile):
         os.unlink(outfile)
     rc, out, err = run(cmd)
@@ -116,12 +123,22 @@ def check_one(name, reader, cmd, outfile, sentinel, warnings):
             first = (err.strip().splitlines() or ["no message"])[0]
             return f"exit {rc} before the end: {first[:160]}"
         # perf report shows no uevents: its exit status has to do
-        if reader != "report" and SENTINEL not in text:
+        if reader not in ("report", "stats") and SENTINEL not in text:
             return "stopped early: the last uevent is missing"
     warns = [ln for ln in err.splitlines() if UEVENT_WARN_RE.search(ln)]
     if len(warns) != warnings:
         more = f": {warns[0][:160]}" if warns else ""
         return f"{len(warns)} warnings about uevents, expected {warnings}{more}"
+    # how many invalid uevents were skipped: every reader says it at the
+    # end, but perf report --stats, which says it in its table
+    if reader == "stats":
+        want = [str(invalid)] if invalid else []
+        said = INVALID_STATS_RE.findall(out)
+    else:
+        want = [(str(invalid), str(uevents))] if invalid else []
+        said = INVALID_SUMMARY_RE.findall(err)
+    if said != want:
+        return f"invalid uevents counted {said}, expected {want}"
     return None
 
 
@@ -134,12 +151,12 @@ def hostile(perf, gecko, hdir, work):
     nfail = 0
     with open(os.path.join(hdir, "manifest.tsv")) as f:
         rows = [ln.rstrip("\n").split("\t") for ln in f if ln.strip()]
-    for fname, sentinel, warnings in rows:
+    for fname, sentinel, warnings, invalid, uevents in rows:
         path = os.path.join(hdir, fname)
         for reader, cmd, outfile in readers(perf, gecko, path, work):
             name = f"hostile {fname} {reader}"
             why = check_one(name, reader, cmd, outfile, sentinel == "1",
-                            int(warnings))
+                            int(warnings), int(invalid), int(uevents))
             if why:
                 nfail += 1
                 print(f"fail\t{name}\t{why}", flush=True)

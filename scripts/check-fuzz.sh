@@ -54,7 +54,9 @@ if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=unde
 	-D_GNU_SOURCE -I"$TREE/tools/include" -I"$TREE/tools/include/uapi" \
 	-I"$TREE/tools/lib/perf/include" -I"$TREE/tools/perf/util" -I"$TREE/tools/perf" \
 	-o "$harness" "$F/fuzz-uevent.c" "$TREE/tools/perf/util/uevent.c" \
-	"$TREE/tools/perf/util/hashmap.c" "$TREE/tools/lib/zalloc.c" 2>"$FUZZ_OUT/harness.log"; then
+	"$TREE/tools/perf/util/hashmap.c" "$TREE/tools/perf/util/string.c" \
+	"$TREE/tools/lib/ctype.c" "$TREE/tools/lib/vsprintf.c" "$TREE/tools/lib/zalloc.c" \
+	2>"$FUZZ_OUT/harness.log"; then
 	result fail "build: libFuzzer harness" "$(head -n 3 "$FUZZ_OUT/harness.log" | tr '\n\t' '  ')"
 	harness=
 fi

@@ -13,8 +13,11 @@
  * header.size bytes so that ASan sees any read past it.
  *
  * Per record: type name, payload size, fields, decode (with its text
- * checked to lie within the record), fprintf, the JIT code load perf
- * makes a map of (range and name checked), the swap of the payload
+ * checked to lie within the record), the text sanitiser on the decoded
+ * text and on the whole payload (its output checked: valid UTF-8, no C0,
+ * DEL or C1 control, at most 4 bytes per input byte), fprintf, the JIT
+ * code load perf makes a map of (range checked, name as sanitised), the
+ * swap of the payload
  * and the range pairing, keyed by a pid and time taken from the record's
  * tail where a sample_id would be; the ranges left open are flushed at
  * the end of the input.
@@ -26,6 +29,7 @@
 #include <string.h>
 #include <linux/types.h>
 #include <perf/event.h>
+#include "string2.h"
 #include "uevent.h"
 
 static FILE *sink;
@@ -35,6 +39,35 @@ static void fail(const char *why)
 {
 	fprintf(stderr, "fuzz-uevent: %s\n", why);
 	abort();
+}
+
+/* What uevent__sanitize_text() made of @in_len bytes: safe to print */
+static void check_sanitized(const char *s, size_t in_len)
+{
+	size_t len = strlen(s), i, n;
+
+	if (len > 4 * in_len)
+		fail("sanitised text more than 4 bytes per input byte");
+	for (i = 0; i < len; i += n) {
+		const unsigned char *u = (const unsigned char *)s + i;
+
+		n = utf8_seq_len(s + i, len - i);
+		if (!n)
+			fail("sanitised text is not valid UTF-8");
+		if ((n == 1 && (u[0] < ' ' || u[0] == 0x7f)) ||
+		    (n == 2 && u[0] == 0xc2 && u[1] <= 0x9f))
+			fail("sanitised text holds a control character");
+	}
+}
+
+static void sanitize(const char *text, size_t len)
+{
+	char *s = uevent__sanitize_text(text, len);
+
+	if (s) {
+		check_sanitized(s, len);
+		free(s);
+	}
 }
 
 static int flush_cb(const struct uevent_range *range, void *data)
@@ -74,7 +107,9 @@ static void one_record(struct uevent_ranges *ranges,
 		    dec.text < ue->data || dec.text + dec.text_len > end)
 			fail("uevent__decode() text outside the record");
 		fwrite(dec.text, 1, dec.text_len, sink);
+		sanitize(dec.text, dec.text_len);
 	}
+	sanitize((const char *)ue->data, size);
 
 	uevent__fprintf(ue, sink);
 
@@ -83,8 +118,7 @@ static void one_record(struct uevent_ranges *ranges,
 	if (ret > 0) {
 		if (!jit_size || addr + jit_size < addr)
 			fail("uevent__jit_code_load() let an empty or wrapping range through");
-		if (strlen(name) > size)
-			fail("uevent__jit_code_load() name longer than the payload");
+		check_sanitized(name, size);
 		fputs(name, sink);
 		free(name);
 	}

@@ -108,9 +108,13 @@ for i in "${!commits[@]}"; do
 
 	git -C "$WT" checkout -q --detach "$c"
 	mapfile -t files < <(git -C "$WT" diff-tree --no-commit-id --name-only -r "$c")
-	kobjs=() pobjs=() lib=0 self=() other=0
+	kobjs=() pobjs=() plibs=() lib=0 self=() other=0
 	for f in "${files[@]}"; do
 		case $f in
+		tools/perf/ui/*.c)
+			# ui/stdio/ and ui/browsers/ have no Build file of their
+			# own, hence no single-object target: build perf's ui part
+			plibs=("$BP/perf-ui-in.o") ;;
 		tools/perf/*.c) pobjs+=("${f#tools/perf/}") ;;
 		tools/perf/* | tools/include/*) other=1 ;;
 		tools/lib/perf/*) lib=1 ;;
@@ -125,7 +129,7 @@ for i in "${!commits[@]}"; do
 	if (( other && ${#kobjs[@]} == 0 )) && ! grep -q '^tools/' < <(printf '%s\n' "${files[@]}"); then
 		kobjs=(kernel/events/core.c kernel/sys.c)
 	fi
-	if (( other || lib )) && (( ${#pobjs[@]} == 0 )) &&
+	if (( other || lib )) && (( ${#pobjs[@]} + ${#plibs[@]} == 0 )) &&
 		grep -q '^tools/\(perf\|include\|lib/perf\)' < <(printf '%s\n' "${files[@]}"); then
 		pobjs=(util/evsel.c util/session.c util/event.c)
 	fi
@@ -138,14 +142,15 @@ for i in "${!commits[@]}"; do
 		fi
 		built+=("${kobjs[@]/%.c/.o}")
 	fi
-	if (( ${#pobjs[@]} )); then
+	if (( ${#pobjs[@]} + ${#plibs[@]} )); then
 		# perf's single-object targets need its libraries' headers
 		# installed first: prepare, then libsymbol
 		pmake() { make -C "$WT/tools/perf" O="$BP" NO_RUST=1 CC="ccache gcc" HOSTCC="ccache gcc" "${fdump[@]}" "$J" "$@" 2>&1; }
-		if ! out=$(pmake prepare && pmake "$BP/libsymbol/libsymbol.a" && pmake "${pobjs[@]/%.c/.o}"); then
+		if ! out=$(pmake prepare && pmake "$BP/libsymbol/libsymbol.a" &&
+			pmake "${pobjs[@]/%.c/.o}" "${plibs[@]}"); then
 			err+=" perf: $(echo "$out" | grep -E 'error|Error' | head -n 3)"
 		fi
-		built+=("tools/perf: ${pobjs[*]/%.c/.o}")
+		built+=("tools/perf: ${pobjs[*]/%.c/.o}${plibs:+ ${plibs[*]#"$BP/"}}")
 	fi
 	if (( lib )); then
 		if ! out=$(make -C "$WT/tools/lib/perf" CC="ccache gcc" "$J" make-tests 2>&1); then

@@ -361,27 +361,27 @@ def write_all(outdir):
             if sentinel:
                 w.string(SENTINEL)
             w.sample()
+            expect = (f"{int(sentinel)}\t{warnings}\t{invalid}"
+                      f"\t{w.nr_uevents}\n")
             fname = name + suffix + ".data"
             w.write(os.path.join(outdir, fname))
-            rows.append(f"{fname}\t{int(sentinel)}\t{warnings}\t{invalid}"
-                        f"\t{w.nr_uevents}\n")
+            rows.append(f"{fname}\t{expect}")
             # pipe mode reads each record into a heap buffer of its size
             fname = name + suffix + ".pipe"
             w.write_pipe(os.path.join(outdir, fname))
-            rows.append(f"{fname}\t{int(sentinel)}\t{warnings}\t{invalid}"
-                        f"\t{w.nr_uevents}\n")
+            rows.append(f"{fname}\t{expect}")
     # the data section cut in the middle of the last uevent
     w = Writer("<")
     w.comm()
     w.string(b"cut short" * 8)
     w.write(os.path.join(outdir, "data-cut.data"), data_cut=20)
-    rows.append("data-cut.data\t0\t0\t0\t1\n")
+    rows.append(f"data-cut.data\t0\t0\t0\t{w.nr_uevents}\n")
     # the data section said to extend past the end of the file
     w = Writer("<")
     w.comm()
     w.string(SENTINEL)
     w.write(os.path.join(outdir, "data-past-eof.data"), data_extra=1 << 20)
-    rows.append("data-past-eof.data\t0\t0\t0\t1\n")
+    rows.append(f"data-past-eof.data\t0\t0\t0\t{w.nr_uevents}\n")
     with open(os.path.join(outdir, "manifest.tsv"), "w") as f:
         f.writelines(rows)
     return len(rows)

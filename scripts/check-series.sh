@@ -111,9 +111,10 @@ for i in "${!commits[@]}"; do
 	kobjs=() pobjs=() plibs=() lib=0 self=() other=0
 	for f in "${files[@]}"; do
 		case $f in
-		tools/perf/ui/*.c)
-			# ui/stdio/ and ui/browsers/ have no Build file of their
-			# own, hence no single-object target: build perf's ui part
+		tools/perf/ui/stdio/*.c)
+			# ui/stdio/ has no Build file of its own (ui/Build lists
+			# its objects), hence no single-object target: build
+			# perf's ui part
 			plibs=("$BP/perf-ui-in.o") ;;
 		tools/perf/*.c) pobjs+=("${f#tools/perf/}") ;;
 		tools/perf/* | tools/include/*) other=1 ;;

@@ -10,5 +10,5 @@ mkdir -p "$PERF_OUT"
 # NO_RUST: Debian bookworm's ar rejects the archives this rustc writes.
 step "building perf from the patched tree (about 2.5 min cold)"
 run_logged "$BUILD/perf.log" make -C "$TREE/tools/perf" O="$PERF_OUT" NO_RUST=1 \
-	CC="ccache gcc" -j"$(jobs_n)"
+	CC="ccache gcc" HOSTCC="ccache gcc" -j"$(jobs_n)"
 log "perf: $PERF_OUT/perf"

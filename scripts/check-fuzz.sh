@@ -11,7 +11,7 @@
 #   3. libFuzzer on tools/perf/util/uevent.c for FUZZ_TIME seconds (60),
 #      from the seeds in fuzz/uevent/corpus;
 #   4. mutated perf.data files through the sanitizer perf for MUTATE_TIME
-#      seconds (60).
+#      seconds (60), while 3 runs.
 # FUZZ_TIME=0 or MUTATE_TIME=0 leaves a step out.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -40,9 +40,17 @@ result() {	# status name [reason]
 }
 
 step "building perf with ASan and UBSan into $PERF_ASAN_OUT (about 6 min cold)"
-# DEBUG=1: no optimisation, so that reports point at the right line
+# DEBUG=1: no optimisation, so that reports point at the right line.
+# NO_JEVENTS=1 and BUILD_BPF_SKEL=0: no PMU event tables and no BPF
+# programs, which reading perf.data files does not use; the libraries
+# found by build-perf.sh's feature detection (same tree, same compiler)
+# rather than detecting them again
+fdump=()
+[[ -f $PERF_OUT/FEATURE-DUMP ]] && fdump=("FEATURES_DUMP=$PERF_OUT/FEATURE-DUMP")
 if ! run_logged "$BUILD/perf-asan.log" make -C "$TREE/tools/perf" O="$PERF_ASAN_OUT" \
-	NO_RUST=1 DEBUG=1 CC="ccache gcc" EXTRA_CFLAGS="$SAN" -j"$(jobs_n)"; then
+	NO_RUST=1 NO_JEVENTS=1 BUILD_BPF_SKEL=0 DEBUG=1 CC="ccache gcc" HOSTCC="ccache gcc" \
+	EXTRA_CFLAGS="$SAN" "${fdump[@]}" \
+	-j"$(jobs_n)"; then
 	result fail "build: perf with ASan and UBSan" "see $BUILD/perf-asan.log"
 	exit 1
 fi
@@ -72,7 +80,9 @@ nfail=$((nfail + $(grep -c '^fail' "$FUZZ_OUT/hostile.tsv" || true)))
 log "hostile files: $(grep -c '^pass' "$FUZZ_OUT/hostile.tsv" || true) passed," \
 	"$(grep -c '^fail' "$FUZZ_OUT/hostile.tsv" || true) failed"
 
-if [[ -n $harness ]] && (( FUZZ_TIME > 0 )); then
+# libFuzzer (one process) and the mutated files (one perf at a time) run
+# side by side, one CPU each; libFuzzer's line is printed after
+libfuzzer() {
 	step "libFuzzer on the uevent decoders for $FUZZ_TIME s"
 	work=$FUZZ_OUT/corpus
 	mkdir -p "$work" "$FUZZ_OUT/artifacts"
@@ -93,6 +103,11 @@ if [[ -n $harness ]] && (( FUZZ_TIME > 0 )); then
 		result fail "$name" "$(echo "$what" | tr '\t' ' '), input in $FUZZ_OUT/artifacts/"
 	fi
 	log "libFuzzer: $stats (log: $FUZZ_OUT/libfuzzer.log)"
+}
+lf=
+if [[ -n $harness ]] && (( FUZZ_TIME > 0 )); then
+	libfuzzer >"$FUZZ_OUT/libfuzzer.tsv" &
+	lf=$!
 fi
 
 if (( MUTATE_TIME > 0 )); then
@@ -105,6 +120,14 @@ if (( MUTATE_TIME > 0 )); then
 	python3 "$F/run-hostile.py" --mutate "$MUTATE_TIME" "$perf" "${seeds[@]}" \
 		"$FUZZ_OUT/mutated" || rc=$?
 	(( rc == 0 )) || nfail=$((nfail + 1))
+fi
+
+if [[ -n $lf ]]; then
+	wait "$lf" || true
+	cat "$FUZZ_OUT/libfuzzer.tsv"
+	nfail=$((nfail + $(grep -c '^fail' "$FUZZ_OUT/libfuzzer.tsv" || true)))
+	grep -q . "$FUZZ_OUT/libfuzzer.tsv" ||
+		result fail "libFuzzer: tools/perf/util/uevent.c under ASan+UBSan" "no result: see $FUZZ_OUT/libfuzzer.log"
 fi
 
 (( nfail == 0 ))

@@ -69,16 +69,27 @@ maintained() {
 fdump=()
 [[ -f $PERF_OUT/FEATURE-DUMP ]] && fdump=("FEATURES_DUMP=$PERF_OUT/FEATURE-DUMP")
 
+# checkpatch from the tree top, on the tree the patch applies to:
+# CamelCase names already in a file it changes are known, as for anyone
+# running it before sending. The tree patch N applies to is the one patch
+# N-1 is built in, so that checkpatch runs beside that build.
+cpdir=$BUILD/bisect/checkpatch
+rm -rf "$cpdir"
+mkdir -p "$cpdir"
+checkpatch() {	# index: output in $cpdir/index
+	(cd "$WT" && ./scripts/checkpatch.pl --strict --terse --no-summary --show-types \
+		"${patches[$1]}" >"$cpdir/$1" 2>&1) || true
+}
+checkpatch 0
+libsymbol=0	# perf's libsymbol built in $BP
+
 step "checkpatch and a build of what it touches, patch by patch (${#commits[@]} patches, 3-10 min)"
 for i in "${!commits[@]}"; do
 	c=${commits[$i]}
 	p=${patches[$i]}
 	name=$(basename "$p")
 
-	# checkpatch from the tree top, on the tree the patch applies to:
-	# CamelCase names already in a file it changes are known, as for
-	# anyone running it before sending
-	out=$(cd "$WT" && ./scripts/checkpatch.pl --strict --terse --no-summary --show-types "$p" 2>&1) || true
+	out=$(cat "$cpdir/$i")
 	bad="" kept=()
 	while IFS= read -r line; do
 		[[ -n $line ]] || continue
@@ -107,6 +118,11 @@ for i in "${!commits[@]}"; do
 	fi
 
 	git -C "$WT" checkout -q --detach "$c"
+	cpid=
+	if (( i + 1 < ${#commits[@]} )); then
+		checkpatch $((i + 1)) &
+		cpid=$!
+	fi
 	mapfile -t files < <(git -C "$WT" diff-tree --no-commit-id --name-only -r "$c")
 	kobjs=() pobjs=() plibs=() lib=0 self=() other=0
 	for f in "${files[@]}"; do
@@ -119,6 +135,7 @@ for i in "${!commits[@]}"; do
 		tools/perf/*.c) pobjs+=("${f#tools/perf/}") ;;
 		tools/perf/* | tools/include/*) other=1 ;;
 		tools/lib/perf/*) lib=1 ;;
+		tools/lib/symbol/*) libsymbol=0 other=1 ;;
 		tools/testing/selftests/*/*) self+=("$(cut -d/ -f4 <<<"$f")") ;;
 		tools/testing/selftests/*) ;;
 		Documentation/* | MAINTAINERS) ;;
@@ -145,10 +162,14 @@ for i in "${!commits[@]}"; do
 	fi
 	if (( ${#pobjs[@]} + ${#plibs[@]} )); then
 		# perf's single-object targets need its libraries' headers
-		# installed first: prepare, then libsymbol
+		# installed first: prepare, then libsymbol, which is not part
+		# of prepare (the series does not change it: built once). The
+		# objects depend on prepare, which follows the patch's changes.
 		pmake() { make -C "$WT/tools/perf" O="$BP" NO_RUST=1 CC="ccache gcc" HOSTCC="ccache gcc" "${fdump[@]}" "$J" "$@" 2>&1; }
-		if ! out=$(pmake prepare && pmake "$BP/libsymbol/libsymbol.a" &&
-			pmake "${pobjs[@]/%.c/.o}" "${plibs[@]}"); then
+		if (( !libsymbol )) && out=$(pmake prepare && pmake "$BP/libsymbol/libsymbol.a"); then
+			libsymbol=1
+		fi
+		if (( !libsymbol )) || ! out=$(pmake "${pobjs[@]/%.c/.o}" "${plibs[@]}"); then
 			err+=" perf: $(echo "$out" | grep -E 'error|Error' | head -n 3)"
 		fi
 		built+=("tools/perf: ${pobjs[*]/%.c/.o}${plibs:+ ${plibs[*]#"$BP/"}}")
@@ -166,6 +187,7 @@ for i in "${!commits[@]}"; do
 		fi
 		built+=("selftests/$s")
 	done
+	[[ -z $cpid ]] || wait "$cpid"
 	if [[ -n $err ]]; then
 		result fail "bisect: $name builds" "$err"
 	else

@@ -23,6 +23,7 @@ said when it is 0).
 """
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 import random
 import re
 import struct
@@ -85,8 +86,10 @@ def crash_reason(rc, err):
 
 def readers(perf, gecko, path, work):
     """(reader, command, output file or None) for one input file."""
-    json_out = os.path.join(work, "out.json")
-    gecko_out = os.path.join(work, "gecko.json")
+    # one output file per input: the checks run side by side
+    base = os.path.basename(path)
+    json_out = os.path.join(work, base + ".json")
+    gecko_out = os.path.join(work, base + ".gecko.json")
     return [
         ("script", [perf, "script", "-i", path, "--show-uevent-events"], None),
         ("report-D", [perf, "report", "-D", "-i", path], None),
@@ -148,20 +151,25 @@ def hostile(perf, gecko, hdir, work):
     ENV.setdefault("PERF_EXEC_PATH",
                    os.path.dirname(os.path.dirname(os.path.dirname(
                        os.path.abspath(gecko)))))
-    nfail = 0
     with open(os.path.join(hdir, "manifest.tsv")) as f:
         rows = [ln.rstrip("\n").split("\t") for ln in f if ln.strip()]
+    checks = []
     for fname, sentinel, warnings, invalid, uevents in rows:
         path = os.path.join(hdir, fname)
         for reader, cmd, outfile in readers(perf, gecko, path, work):
-            name = f"hostile {fname} {reader}"
-            why = check_one(name, reader, cmd, outfile, sentinel == "1",
-                            int(warnings), int(invalid), int(uevents))
+            checks.append((f"hostile {fname} {reader}", reader, cmd, outfile,
+                           sentinel == "1", int(warnings), int(invalid),
+                           int(uevents)))
+    # each check is one perf process: as many at once as there are CPUs,
+    # reported in manifest order
+    nfail = 0
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for args, why in zip(checks, pool.map(lambda a: check_one(*a), checks)):
             if why:
                 nfail += 1
-                print(f"fail\t{name}\t{why}", flush=True)
+                print(f"fail\t{args[0]}\t{why}", flush=True)
             else:
-                print(f"pass\t{name}", flush=True)
+                print(f"pass\t{args[0]}", flush=True)
     return nfail
 
 

@@ -43,10 +43,14 @@ step "building perf with ASan and UBSan into $PERF_ASAN_OUT (about 6 min cold)"
 # DEBUG=1: no optimisation, so that reports point at the right line.
 # NO_JEVENTS=1 and BUILD_BPF_SKEL=0: no PMU event tables and no BPF
 # programs, which reading perf.data files does not use; the libraries
-# found by build-perf.sh's feature detection (same tree, same compiler)
-# rather than detecting them again
+# found by build-perf.sh's feature detection, when it ran on this tree
+# after the last package change, rather than detecting them again
 fdump=()
-[[ -f $PERF_OUT/FEATURE-DUMP ]] && fdump=("FEATURES_DUMP=$PERF_OUT/FEATURE-DUMP")
+dump=$PERF_OUT/FEATURE-DUMP
+if [[ -f $dump && $dump -nt /var/lib/dpkg/status && $dump -nt $TREE/.git/index &&
+	$dump -nt $TREE/tools/perf/Makefile.config ]]; then
+	fdump=("FEATURES_DUMP=$dump")
+fi
 if ! run_logged "$BUILD/perf-asan.log" make -C "$TREE/tools/perf" O="$PERF_ASAN_OUT" \
 	NO_RUST=1 NO_JEVENTS=1 BUILD_BPF_SKEL=0 DEBUG=1 CC="ccache gcc" HOSTCC="ccache gcc" \
 	EXTRA_CFLAGS="$SAN" "${fdump[@]}" \

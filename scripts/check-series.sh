@@ -76,11 +76,14 @@ fdump=()
 cpdir=$BUILD/bisect/checkpatch
 rm -rf "$cpdir"
 mkdir -p "$cpdir"
-checkpatch() {	# index: output in $cpdir/index
+checkpatch() {	# index: output in $cpdir/index, exit status in index.rc
+	local rc=0
 	(cd "$WT" && ./scripts/checkpatch.pl --strict --terse --no-summary --show-types \
-		"${patches[$1]}" >"$cpdir/$1" 2>&1) || true
+		"${patches[$1]}" >"$cpdir/$1" 2>&1) || rc=$?
+	echo "$rc" >"$cpdir/$1.rc"
 }
-checkpatch 0
+cpid=
+trap '[[ -z $cpid ]] || kill "$cpid" 2>/dev/null || true' EXIT
 libsymbol=0	# perf's libsymbol built in $BP
 
 step "checkpatch and a build of what it touches, patch by patch (${#commits[@]} patches, 3-10 min)"
@@ -89,7 +92,11 @@ for i in "${!commits[@]}"; do
 	p=${patches[$i]}
 	name=$(basename "$p")
 
+	(( i )) || checkpatch 0
 	out=$(cat "$cpdir/$i")
+	# 1 is checkpatch's answer to remarks; more is a crash or a kill
+	cprc=$(cat "$cpdir/$i.rc" 2>/dev/null || echo none)
+	[[ $cprc == [01] ]] || out+=$'\n'"checkpatch.pl ended with status $cprc"
 	bad="" kept=()
 	while IFS= read -r line; do
 		[[ -n $line ]] || continue
@@ -135,7 +142,7 @@ for i in "${!commits[@]}"; do
 		tools/perf/*.c) pobjs+=("${f#tools/perf/}") ;;
 		tools/perf/* | tools/include/*) other=1 ;;
 		tools/lib/perf/*) lib=1 ;;
-		tools/lib/symbol/*) libsymbol=0 other=1 ;;
+		tools/lib/symbol/* | tools/lib/api/*) other=1 ;;
 		tools/testing/selftests/*/*) self+=("$(cut -d/ -f4 <<<"$f")") ;;
 		tools/testing/selftests/*) ;;
 		Documentation/* | MAINTAINERS) ;;
@@ -143,12 +150,14 @@ for i in "${!commits[@]}"; do
 		*) other=1 ;;
 		esac
 	done
+	# what libsymbol builds from changed: build it again
+	grep -q '^tools/\(include\|lib/api\|lib/symbol\)/' < <(printf '%s\n' "${files[@]}") && libsymbol=0
 	# a header-only change: build the objects that use the headers most
 	if (( other && ${#kobjs[@]} == 0 )) && ! grep -q '^tools/' < <(printf '%s\n' "${files[@]}"); then
 		kobjs=(kernel/events/core.c kernel/sys.c)
 	fi
 	if (( other || lib )) && (( ${#pobjs[@]} + ${#plibs[@]} == 0 )) &&
-		grep -q '^tools/\(perf\|include\|lib/perf\)' < <(printf '%s\n' "${files[@]}"); then
+		grep -q '^tools/\(perf\|include\|lib/perf\|lib/api\|lib/symbol\)' < <(printf '%s\n' "${files[@]}"); then
 		pobjs=(util/evsel.c util/session.c util/event.c)
 	fi
 	mapfile -t self < <(printf '%s\n' "${self[@]}" | sort -u | grep . || true)
@@ -188,6 +197,7 @@ for i in "${!commits[@]}"; do
 		built+=("selftests/$s")
 	done
 	[[ -z $cpid ]] || wait "$cpid"
+	cpid=
 	if [[ -n $err ]]; then
 		result fail "bisect: $name builds" "$err"
 	else

@@ -17,10 +17,11 @@
  * text and on the whole payload (its output checked: valid UTF-8, no C0,
  * DEL or C1 control, at most 4 bytes per input byte), fprintf, the JIT
  * code load perf makes a map of (range checked, name as sanitised), the
- * swap of the payload
- * and the range pairing, keyed by a pid and time taken from the record's
- * tail where a sample_id would be; the ranges left open are flushed at
- * the end of the input.
+ * swap of the payload, the copy check and the range pairing, keyed by a
+ * pid and time taken from the record's tail where a sample_id would be
+ * (the time's low bits also pick an event, a CPU, ranges left out and a
+ * flush of the pid, as at exec); the ranges left open are flushed at the
+ * end of the input.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -79,7 +80,12 @@ static int flush_cb(const struct uevent_range *range, void *data)
 	return 0;
 }
 
+/* The uevent code compares machines by address, never dereferences them */
+static char machine_token;
+#define FUZZ_MACHINE	((struct machine *)&machine_token)
+
 static void one_record(struct uevent_ranges *ranges,
+		       struct uevent_copies *copies,
 		       const struct perf_record_uevent *ue)
 {
 	const char *start = (const char *)ue;
@@ -137,13 +143,27 @@ static void one_record(struct uevent_ranges *ranges,
 		memcpy(&pid, end - 16, sizeof(pid));
 		memcpy(&time, end - 8, sizeof(time));
 	}
-	ret = uevent_ranges__process(ranges, ue, pid, pid, time, &other);
+	/* The low bits of the time pick an event, a CPU and a thread exit */
+	ret = uevent_copies__check(copies, FUZZ_MACHINE, time & 3, ue, pid,
+				   (time >> 2) & 1);
+	if (ret < 0)
+		return;
+	ret = uevent_ranges__process(ranges, FUZZ_MACHINE, ue, pid, pid, time,
+				     time & 1, &other);
 	if (ret == UEVENT_RANGE__END || ret == UEVENT_RANGE__REBEGIN)
 		uevent_range__fprintf_begin(&other, sink);
+	/* As at exec or at the exit of the last thread */
+	if ((time & 0xf0) == 0xf0) {
+		uevent_ranges__flush(ranges, FUZZ_MACHINE, pid, flush_cb, NULL);
+		if (uevent_ranges__open(ranges, FUZZ_MACHINE, pid))
+			fail("ranges of a flushed pid still open");
+		uevent_copies__exit_thread(copies, FUZZ_MACHINE, pid);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
+	struct uevent_copies copies;
 	struct uevent_ranges ranges;
 	size_t off = 0;
 
@@ -154,6 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 
 	uevent_ranges__init(&ranges);
+	uevent_copies__init(&copies);
 	while (len - off >= sizeof(struct perf_event_header)) {
 		struct perf_event_header hdr;
 		struct perf_record_uevent *ue;
@@ -168,11 +189,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		if (!ue)
 			break;
 		memcpy(ue, data + off, hdr.size);
-		one_record(&ranges, ue);
+		one_record(&ranges, &copies, ue);
 		free(ue);
 		off += hdr.size;
 	}
-	uevent_ranges__flush(&ranges, flush_cb, NULL);
+	uevent_ranges__flush(&ranges, NULL, 0, flush_cb, NULL);
+	if (uevent_ranges__open(&ranges, NULL, 0))
+		fail("ranges still open after the flush");
 	uevent_ranges__exit(&ranges);
+	uevent_copies__exit(&copies);
 	return 0;
 }

@@ -2,13 +2,19 @@
 /*
  * uevent-app: what an application instrumented with <perf/uevent.h> looks
  * like. It "renders" a few frames, each a range with a 64-bit id around
- * some CPU work, prints a marker per frame, and reports a counter, so that
+ * two phases of CPU work, "layout" and "draw", the draw of frame n taking
+ * n times as long as a layout; it prints a marker per frame and reports a
+ * counter, so that
  *
  *	perf record --uevent -e cpu-clock -- uevent-app
  *	perf script
  *
  * shows the markers, the range durations and the counter in time order
- * between the cpu-clock samples of the work.
+ * between the cpu-clock samples of the work, and
+ *
+ *	perf report --sort range_path
+ *
+ * how much of the CPU time each phase took.
  *
  * Usage: uevent-app [FRAMES]   (default 3)
  * Exit status: 0, or 1 when an emit fails (perror says why).
@@ -17,13 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A few milliseconds of work that the compiler cannot drop. */
-static unsigned long render(unsigned long seed)
+/* A few milliseconds of work per unit, that the compiler cannot drop. */
+static unsigned long render(unsigned long seed, int units)
 {
 	volatile unsigned long acc = seed;
 	unsigned long i;
 
-	for (i = 0; i < 3000000; i++)
+	for (i = 0; i < 1000000UL * units; i++)
 		acc = acc * 6364136223846793005UL + 1442695040888963407UL;
 	return acc;
 }
@@ -37,10 +43,16 @@ int main(int argc, char **argv)
 	if (perf_uevent_printf("uevent-app: rendering %d frames", frames))
 		goto fail;
 	for (n = 1; n <= frames; n++) {
-		if (perf_uevent_range_begin(n, "frame"))
+		if (perf_uevent_range_begin(n, "frame") ||
+		    perf_uevent_range_begin(100 + n, "layout"))
 			goto fail;
-		sum += render(n);
-		if (perf_uevent_range_end(n, "frame") ||
+		sum += render(n, 1);
+		if (perf_uevent_range_end(100 + n, "layout") ||
+		    perf_uevent_range_begin(200 + n, "draw"))
+			goto fail;
+		sum += render(n, 2 * n);
+		if (perf_uevent_range_end(200 + n, "draw") ||
+		    perf_uevent_range_end(n, "frame") ||
 		    perf_uevent_printf("frame %d done", n) ||
 		    perf_uevent_counter("frames_rendered", n))
 			goto fail;

@@ -9,7 +9,8 @@
 # the share held by ordered_events (perf's time-sorting queue, which holds
 # one flush round: bounded by the recording's ring size, not by the
 # count) and by everything else. A bounded decoder keeps the heap outside
-# ordered_events flat while the file grows.
+# ordered_events flat while the file grows. The same for 'perf report
+# --sort range', which follows the ranges open in each thread.
 # Usage: [REUSE=1] bench-script-mem.sh [N...]  (default 10000 100000 1000000 3000000)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -89,17 +90,25 @@ print(max(s[0] for s in snaps) // 1024, max(s[2] for s in detailed) // 1024,
 PY
 }
 
+# One table per reader: perf script pairs ranges for --show-uevent-events,
+# perf report --sort range follows the ranges open in each thread.
+table() {
+	printf '%s\n' "perf $*"
+	printf '%-9s %8s %9s %10s %10s %9s %11s %13s %9s\n' uevents file_MB records RssAnon_MB RssFile_MB \
+		VmHWM_MB heap_KB ordered_KB other_KB_peak
+	for n in "${counts[@]}"; do
+		f=$out/u-$n.data
+		[[ -f $f ]] || die "no $f"
+		recs=$("$perf" report -i "$f" --stats 2>/dev/null | awk '/UEVENT events:/ {print $3; exit}')
+		read -r anon file hwm rc msg < <(peak "$perf" "$@" -i "$f")
+		(( rc == 0 )) || die "perf $1 failed on $f: $msg"
+		read -r hp oe other < <(heap "$perf" "$@" -i "$f") || die "massif failed on $f"
+		printf '%-9s %8s %9s %10s %10s %9s %11s %13s %9s\n' "$n" "$(( $(stat -c %s "$f") / 1048576 ))" \
+			"${recs:-?}" "$anon" "$file" "$hwm" "$hp" "$oe" "$other"
+	done
+}
+
 {
-printf '%-9s %8s %9s %10s %10s %9s %11s %13s %9s\n' uevents file_MB records RssAnon_MB RssFile_MB \
-	VmHWM_MB heap_KB ordered_KB other_KB_peak
-for n in "${counts[@]}"; do
-	f=$out/u-$n.data
-	[[ -f $f ]] || die "no $f"
-	recs=$("$perf" report -i "$f" --stats 2>/dev/null | awk '/UEVENT events:/ {print $3; exit}')
-	read -r anon file hwm rc msg < <(peak "$perf" script -i "$f" --show-uevent-events)
-	(( rc == 0 )) || die "perf script failed on $f: $msg"
-	read -r hp oe other < <(heap "$perf" script -i "$f" --show-uevent-events) || die "massif failed on $f"
-	printf '%-9s %8s %9s %10s %10s %9s %11s %13s %9s\n' "$n" "$(( $(stat -c %s "$f") / 1048576 ))" \
-		"${recs:-?}" "$anon" "$file" "$hwm" "$hp" "$oe" "$other"
-done
+table script --show-uevent-events
+table report --stdio -q --sort range
 } | tee "$out/table.txt"

@@ -19,5 +19,11 @@ echo
 echo "\$ perf script --comms uevent-app --show-uevent-events    # from the first uevent on"
 "$perf" script -i "$out/perf.data" --comms uevent-app --show-uevent-events |
 	sed -n '/PERF_RECORD_UEVENT/,$p'
+echo
+echo "\$ perf report --comms uevent-app --sort range_path --stdio -q    # CPU time per phase"
+"$perf" report -i "$out/perf.data" --comms uevent-app --sort range_path --stdio -q 2>&1
+echo
+echo "\$ perf script --comms uevent-app -F time,ip,sym,range    # the first samples in frames"
+"$perf" script -i "$out/perf.data" --comms uevent-app -F time,ip,sym,range | awk '/frame;/ && n++ < 4'
 mkdir -p "$BUILD/demo"
 cp "$out/perf.data" "$BUILD/demo/perf.data"

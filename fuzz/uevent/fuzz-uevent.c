@@ -96,7 +96,8 @@ static void one_record(struct uevent_ranges *ranges,
 	u64 fields[UEVENT_MAX_FIELDS];
 	u32 size = uevent__payload_size(ue);
 	u64 addr, jit_size;
-	pid_t pid = 0;
+	pid_t pid = 0, tid;
+	const char *path;
 	u64 time = 0;
 	char *name;
 	int ret;
@@ -148,10 +149,23 @@ static void one_record(struct uevent_ranges *ranges,
 				   (time >> 2) & 1);
 	if (ret < 0)
 		return;
-	ret = uevent_ranges__process(ranges, FUZZ_MACHINE, ue, pid, pid, time,
+	/* Bit 8 of the time picks another thread of the process */
+	tid = pid ^ ((time >> 8) & 1);
+	ret = uevent_ranges__process(ranges, FUZZ_MACHINE, ue, pid, tid, time,
 				     time & 1, &other);
 	if (ret == UEVENT_RANGE__END || ret == UEVENT_RANGE__REBEGIN)
 		uevent_range__fprintf_begin(&other, sink);
+	/* What perf report --sort range_path shows for a sample */
+	path = uevent_ranges__path(ranges, FUZZ_MACHINE, pid, tid);
+	if (path) {
+		/* Every open range is at most UEVENT_RANGE_NAME_MAX bytes */
+		check_sanitized(path, strlen(path) + 1);
+		if (!*path || path[0] == ';' || path[strlen(path) - 1] == ';')
+			fail("empty element in a range path");
+	}
+	/* As at the exit of a thread */
+	if ((time & 0xf0) == 0xe0)
+		uevent_ranges__exit_thread(ranges, FUZZ_MACHINE, pid, tid);
 	/* As at exec or at the exit of the last thread */
 	if ((time & 0xf0) == 0xf0) {
 		uevent_ranges__flush(ranges, FUZZ_MACHINE, pid, flush_cb, NULL);
@@ -174,6 +188,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 
 	uevent_ranges__init(&ranges);
+	/* The first byte picks thread or process attribution */
+	ranges.by_process = len && (data[0] & 1);
 	uevent_copies__init(&copies);
 	while (len - off >= sizeof(struct perf_event_header)) {
 		struct perf_event_header hdr;
@@ -196,6 +212,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	uevent_ranges__flush(&ranges, NULL, 0, flush_cb, NULL);
 	if (uevent_ranges__open(&ranges, NULL, 0))
 		fail("ranges still open after the flush");
+	if (hashmap__size(&ranges.owners))
+		fail("range owners left after the flush");
 	uevent_ranges__exit(&ranges);
 	uevent_copies__exit(&copies);
 	return 0;

@@ -14,6 +14,18 @@
  *   uevent-task   uevent, one listener: a dummy event on the thread itself
  *   uevent-cpu    uevent, one CPU-wide listener on the thread's CPU
  *   uevent-4      uevent, four listeners on the thread itself
+ *   hdr-string    <perf/uevent.h>'s perf_uevent_string() of 64 bytes, nobody
+ *                 listening: the vDSO says so, no system call (skipped
+ *                 where the vDSO has no __vdso_perf_uevent_enabled())
+ *   hdr-range     perf_uevent_push() and perf_uevent_pop(), the pair as one
+ *                 call, nobody listening
+ *   hdr-counter   perf_uevent_counter(), nobody listening
+ *   hdr-task      perf_uevent_string() of <size> bytes, one listener on the
+ *                 thread: uevent-task through the header
+ *   hdr-off-string, hdr-off-range, hdr-off-counter
+ *                 the same calls as hdr-string, hdr-range and hdr-counter
+ *                 compiled with PERF_UEVENT_DISABLE (uevent-bench-off.c):
+ *                 what is left is the call into that file
  *   marker        write(2) to tracefs trace_marker, tracing on (7.2 cuts a
  *                 marker to the ring's largest event, about 4050 bytes with
  *                 the default 4 KiB sub-buffers, after a failed reserve: a
@@ -38,8 +50,9 @@
  * Under QEMU's -icount shift=0 guest time advances one nanosecond per guest
  * instruction executed, so every ns_per_call below is instructions per call
  * (scripts/bench.sh boots the guest that way; run it single-threaded).
- * The loop, the floors and the fork rows do not depend on the size: they
- * are measured once, at the first size. A fork row's batch is 1/100 of
+ * The loop, the floors, the fork rows and the header's rows with nobody
+ * listening do not depend on the size: they are measured once, at the
+ * first size. A fork row's batch is 1/100 of
  * --calls.
  *
  * Listeners are what perf record opens: sample_id_all with tid, time, cpu
@@ -86,6 +99,10 @@
 #include <linux/perf_event.h>
 #include <linux/user_events.h>
 
+#include <perf/uevent.h>
+
+#include "uevent-bench.h"
+
 #ifndef PR_TASK_PERF_UEVENT
 #define PR_TASK_PERF_UEVENT	82
 #endif
@@ -105,6 +122,13 @@ enum row {
 	ROW_UEVENT_TASK,
 	ROW_UEVENT_CPU,
 	ROW_UEVENT_4,
+	ROW_HDR_STRING,
+	ROW_HDR_RANGE,
+	ROW_HDR_COUNTER,
+	ROW_HDR_TASK,
+	ROW_HDR_OFF_STRING,
+	ROW_HDR_OFF_RANGE,
+	ROW_HDR_OFF_COUNTER,
 	ROW_MARKER,
 	ROW_MARKER_RAW,
 	ROW_USER_EVENTS,
@@ -117,24 +141,38 @@ enum row {
 
 static const char * const row_names[NR_ROWS] = {
 	"prctl-null", "getppid", "uevent-none", "uevent-other", "uevent-task",
-	"uevent-cpu", "uevent-4", "marker", "marker-raw", "user-events",
-	"fork", "fork-inherit", "fork-uevent", "loop",
+	"uevent-cpu", "uevent-4", "hdr-string", "hdr-range", "hdr-counter",
+	"hdr-task", "hdr-off-string", "hdr-off-range", "hdr-off-counter",
+	"marker", "marker-raw", "user-events", "fork", "fork-inherit",
+	"fork-uevent", "loop",
 };
 
 #define LOOP_ITERATIONS	1000
+
+/* The text of hdr-string: 64 bytes */
+static const char hdr_text[] =
+	"uevent-bench: a 64-byte string through <perf/uevent.h>'s helpers";
 
 /* Rows measured once, at the first size: their cost has no payload. */
 static bool sizeless(enum row row)
 {
 	return row == ROW_PRCTL_NULL || row == ROW_GETPPID ||
 	       row == ROW_FORK || row == ROW_FORK_INHERIT ||
-	       row == ROW_FORK_UEVENT || row == ROW_LOOP;
+	       row == ROW_FORK_UEVENT || row == ROW_LOOP ||
+	       (row >= ROW_HDR_STRING && row <= ROW_HDR_COUNTER) ||
+	       (row >= ROW_HDR_OFF_STRING && row <= ROW_HDR_OFF_COUNTER);
 }
 
 static bool uevent_row(enum row row)
 {
 	return (row >= ROW_UEVENT_NONE && row <= ROW_UEVENT_4) ||
-	       row == ROW_FORK_UEVENT;
+	       row == ROW_FORK_UEVENT || row == ROW_HDR_TASK;
+}
+
+/* The header's rows with nobody listening: they need the vDSO's flag */
+static bool hdr_none_row(enum row row)
+{
+	return row >= ROW_HDR_STRING && row <= ROW_HDR_COUNTER;
 }
 
 struct ring {
@@ -375,6 +413,20 @@ static inline long emit(unsigned char *buf, size_t size)
 	case ROW_UEVENT_4:
 		return prctl(PR_TASK_PERF_UEVENT, 0x8000, size,
 			     (unsigned long)buf, 0);
+	case ROW_HDR_STRING:
+		return perf_uevent_string(hdr_text);
+	case ROW_HDR_RANGE:
+		return perf_uevent_push("bench") || perf_uevent_pop() ? -1 : 0;
+	case ROW_HDR_COUNTER:
+		return perf_uevent_counter(42, "bench");
+	case ROW_HDR_TASK:
+		return perf_uevent_string((const char *)buf);
+	case ROW_HDR_OFF_STRING:
+		return bench_off_string(hdr_text);
+	case ROW_HDR_OFF_RANGE:
+		return bench_off_range();
+	case ROW_HDR_OFF_COUNTER:
+		return bench_off_counter(42);
 	case ROW_MARKER:
 		return write(m.marker_fd, buf, size) > 0 ? 0 : -1;
 	case ROW_MARKER_RAW:
@@ -474,10 +526,13 @@ static void *thread_main(void *arg)
 		memcpy(buf + 4, &loc, 4);
 	} else if (m.row == ROW_MARKER_RAW) {
 		memcpy(buf, &(uint32_t){ 0x1234 }, 4);
+	} else if (m.row == ROW_HDR_TASK) {
+		buf[m.size] = '\0';	/* a string of size bytes */
 	}
 
 	switch (m.row) {
 	case ROW_UEVENT_TASK:
+	case ROW_HDR_TASK:
 		nr_rings = 1;
 		break;
 	case ROW_UEVENT_4:
@@ -634,6 +689,21 @@ static int measure(enum row row, size_t size, int threads, long batch,
 	case ROW_USER_EVENTS:
 		if (user_event_register(size))
 			return 1;
+		break;
+	case ROW_HDR_STRING:
+	case ROW_HDR_RANGE:
+	case ROW_HDR_COUNTER:
+		/*
+		 * The flag may lag the close of the last row's listeners:
+		 * wait up to a second for it, or the row measures the prctl
+		 */
+		for (i = 0; i < 100 && perf_uevent_enabled(); i++)
+			usleep(10000);
+		if (perf_uevent_enabled()) {
+			fprintf(stderr, "uevent-bench: %s: the vDSO says someone listens\n",
+				row_names[row]);
+			return 1;
+		}
 		break;
 	default:
 		break;
@@ -836,6 +906,20 @@ int main(int argc, char **argv)
 			strerror(errno));
 		for (row = 0; row < NR_ROWS; row++)
 			if (uevent_row(row))
+				skipped[row] = true;
+	}
+	/*
+	 * The header found no __vdso_perf_uevent_enabled() (its state word is
+	 * the function's address when it did): with nobody listening, its
+	 * rows would measure a cached "unsupported" or the prctl.
+	 */
+	if (!perf_uevent_supported() ||
+	    perf_uevent__state <= PERF_UEVENT__STATE_PRCTL) {
+		fprintf(stderr, "uevent-bench: hdr rows with nobody listening skipped: %s\n",
+			perf_uevent_supported() ? "no uevent flag in the vDSO" :
+			"no uevent support");
+		for (row = 0; row < NR_ROWS; row++)
+			if (hdr_none_row(row))
 				skipped[row] = true;
 	}
 

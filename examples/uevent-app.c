@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uevent-app: what an application instrumented with <perf/uevent.h> looks
- * like. It "renders" a few frames, each a range with a 64-bit id around
- * two phases of CPU work, "layout" and "draw", the draw of frame n taking
- * n times as long as a layout; it prints a marker per frame and reports a
- * counter, so that
+ * like. It "renders" a few frames, each a range around two phases of CPU
+ * work, "layout" and "draw", the draw of frame n taking n times as long as
+ * a layout; it prints a marker per frame and reports a counter, so that
  *
  *	perf record --uevent -e cpu-clock -- uevent-app
- *	perf script
+ *	perf script --show-uevent-events
  *
  * shows the markers, the range durations and the counter in time order
  * between the cpu-clock samples of the work, and
  *
  *	perf report --sort range_path
  *
- * how much of the CPU time each phase took.
+ * how much of the CPU time each phase took. The ranges nest with
+ * perf_uevent_push() and perf_uevent_pop(), which choose their ids, and
+ * the text of the markers is only formatted when someone records.
  *
  * Usage: uevent-app [FRAMES]   (default 3)
  * Exit status: 0, or 1 when an emit fails (perror says why).
@@ -43,23 +44,21 @@ int main(int argc, char **argv)
 	if (perf_uevent_printf("uevent-app: rendering %d frames", frames))
 		goto fail;
 	for (n = 1; n <= frames; n++) {
-		if (perf_uevent_range_begin(n, "frame") ||
-		    perf_uevent_range_begin(100 + n, "layout"))
+		if (perf_uevent_push("frame") || perf_uevent_push("layout"))
 			goto fail;
 		sum += render(n, 1);
-		if (perf_uevent_range_end(100 + n, "layout") ||
-		    perf_uevent_range_begin(200 + n, "draw"))
+		if (perf_uevent_pop() || perf_uevent_push("draw"))
 			goto fail;
 		sum += render(n, 2 * n);
-		if (perf_uevent_range_end(200 + n, "draw") ||
-		    perf_uevent_range_end(n, "frame") ||
+		if (perf_uevent_pop() ||		/* draw */
+		    perf_uevent_pop() ||		/* frame */
 		    perf_uevent_printf("frame %d done", n) ||
-		    perf_uevent_counter("frames_rendered", n))
+		    perf_uevent_counter(n, "frames_rendered"))
 			goto fail;
 	}
 	printf("uevent-app: %d frames rendered (%lx)\n", frames, sum & 0xff);
 	return 0;
 fail:
-	perror("uevent-app: prctl(PR_TASK_PERF_UEVENT)");
+	perror("uevent-app: emitting a uevent");
 	return 1;
 }

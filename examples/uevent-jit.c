@@ -24,7 +24,6 @@
  * architectures than x86-64.
  */
 #include <perf/uevent.h>
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,21 +92,15 @@ static int page_protect(int prot)
 
 /*
  * Tell perf about the code at fn's address, before running it. A kernel
- * without uevents (EINVAL) is no reason to stop a JIT: warn once.
+ * without uevents is no reason to stop a JIT: the helper returns 0 there,
+ * and main() says so once.
  */
 static int fn_announce(const struct jit_fn *fn)
 {
-	static int warned;
-
 	if (!perf_uevent_jit_code_load((uintptr_t)fn_addr(fn), FN_SIZE, fn->name))
 		return 0;
-	if (errno != EINVAL) {
-		perror("uevent-jit: perf_uevent_jit_code_load");
-		return -1;
-	}
-	if (!warned++)
-		fprintf(stderr, "uevent-jit: no uevent support in this kernel\n");
-	return 0;
+	perror("uevent-jit: perf_uevent_jit_code_load");
+	return -1;
 }
 
 static jit_fn_t fn_ptr(const struct jit_fn *fn)
@@ -159,6 +152,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(page, 0xcc, page_size);	/* int3 between functions */
+	if (!perf_uevent_supported())
+		fprintf(stderr, "uevent-jit: no uevent support in this kernel\n");
 
 	fn_write(&fn_a);
 	fn_write(&fn_b);

@@ -24,10 +24,16 @@ import sys
 from collections import defaultdict
 
 ROWS = ["prctl-null", "getppid", "uevent-none", "uevent-other", "uevent-task",
-        "uevent-cpu", "uevent-4", "marker", "marker-raw", "user-events",
-        "fork", "fork-inherit", "fork-uevent", "loop"]
+        "uevent-cpu", "uevent-4", "hdr-string", "hdr-range", "hdr-counter", "hdr-task",
+        "hdr-off-string", "hdr-off-range", "hdr-off-counter", "marker", "marker-raw",
+        "user-events", "fork", "fork-inherit", "fork-uevent", "loop"]
+# <perf/uevent.h>'s rows with nobody listening, and compiled out
+HDR_NONE = ("hdr-string", "hdr-range", "hdr-counter")
+HDR_OFF = ("hdr-off-string", "hdr-off-range", "hdr-off-counter")
 # rows whose cost has no payload: measured once, shown once
-FLOORS = ("prctl-null", "getppid", "fork", "fork-inherit", "fork-uevent", "loop")
+FLOORS = ("prctl-null", "getppid", "fork", "fork-inherit", "fork-uevent", "loop") + HDR_NONE + HDR_OFF
+# rows shown without ratios to the null prctl and to trace_marker
+NO_RATIO = ("fork", "fork-inherit", "fork-uevent", "loop")
 LOOP_INSNS = 2000       # uevent-bench's loop row: 1000 x (dec; jnz)
 AGREE = 0.01            # two icount boots must agree within 1%
 
@@ -127,7 +133,7 @@ def icount_view(paths, args):
     print()
 
     cols = "".join(f"{'boot ' + str(i + 1):>10}" for i in range(len(paths)))
-    print(f"{'row':<13} {'size':>5}{cols} {'max diff':>9} {'x prctl':>8} {'x marker':>9}")
+    print(f"{'row':<15} {'size':>5}{cols} {'max diff':>9} {'x prctl':>8} {'x marker':>9}")
     table = []
     worst = (-1.0, None)
     for k in keys:
@@ -141,10 +147,10 @@ def icount_view(paths, args):
         x = b.get(k)
         p = b.get(("prctl-null", first, 1))
         mk = b.get(("marker", size, 1))
-        xp = x / p if x is not None and p and row not in FLOORS[2:] else None
+        xp = x / p if x is not None and p and row not in NO_RATIO else None
         xm = x / mk if x is not None and mk and row not in FLOORS else None
         shown = "-" if row in FLOORS else str(size)
-        print(f"{row:<13} {shown:>5}"
+        print(f"{row:<15} {shown:>5}"
               + "".join(f"{fmt(v, '{:.0f}'):>10}" for v in vals)
               + f" {fmt(diff * 100 if diff is not None else None, '{:.2f}%'):>9}"
               + f" {fmt(xp):>8} {fmt(xm):>9}")
@@ -179,6 +185,12 @@ def icount_view(paths, args):
     for s in sizes:
         delta(f"uevent-none {s} B - prctl-null", ("uevent-none", s, 1), ("prctl-null", first, 1),
               "per call")
+    for row, off in zip(HDR_NONE, HDR_OFF):
+        delta(f"{row} - {off} (the header's test of the vDSO flag)", (row, first, 1), (off, first, 1),
+              "per call")
+    for s in sizes:
+        delta(f"hdr-task - uevent-task, {s} B (the header over the raw prctl)", ("hdr-task", s, 1),
+              ("uevent-task", s, 1), "per call")
 
     print("\nbars, in instructions (boot 1):")
 
@@ -193,6 +205,31 @@ def icount_view(paths, args):
     bar("uevent-task 64 B / marker 64 B", ("uevent-task", 64, 1), ("marker", 64, 1), 0.75)
     bar("uevent-task 4096 B / marker 4096 B (rep-string caveat)", ("uevent-task", 4096, 1),
         ("marker", 4096, 1), 1.0)
+    # Nobody listening, per marker: what a call adds to the benchmark's own
+    # cost per call (its loop, the timing, the switch: the loop row less its
+    # 2000 instructions), against the null prctl's instructions less the
+    # same. The hdr-off rows compile the header out; hdr-range is a push and
+    # a pop, two markers.
+    markers = {"hdr-string": 1, "hdr-range": 2, "hdr-counter": 1,
+               "hdr-off-string": 1, "hdr-off-range": 2, "hdr-off-counter": 1}
+    loop_key, null_key = ("loop", first, 1), ("prctl-null", first, 1)
+    if loop_key in b and null_key in b:
+        harness = b[loop_key] - LOOP_INSNS
+        null = b[null_key] - harness
+        print(f"  (the benchmark's own cost per call: {harness:.1f} instructions; "
+              f"a null prctl: {null:.1f} more)")
+        for row in HDR_NONE + HDR_OFF:
+            if (row, first, 1) not in b:
+                print(f"  {row}: not measured")
+                continue
+            per = (b[(row, first, 1)] - harness) / markers[row]
+            x = per / null
+            print(f"  {row}, per marker / null prctl (nobody listening): {per:.1f} instructions, "
+                  f"{x:.3f} (limit 0.05): {'holds' if x <= 0.05 else 'FAILS'}")
+    else:
+        print("  header rows, nobody listening: not measured (no loop or prctl-null row)")
+    bar("hdr-task 64 B / uevent-task 64 B (the header's overhead with a listener)",
+        ("hdr-task", 64, 1), ("uevent-task", 64, 1), 1.10)
     return status, table, b
 
 
@@ -210,9 +247,9 @@ def wall_view(path, args):
     print(f"boot: kernel {kernel_of(path)}; {rounds_of(load(path))} rounds per row")
     print("ratios: 'min' columns divide minimums, 'med' columns medians, same run;"
           " x 1-thr: median per call with N threads over 1 thread")
-    head = f"{'row':<13} {'size':>5} {'thr':>3} {'min ns':>9} {'med ns':>9} " \
+    head = f"{'row':<15} {'size':>5} {'thr':>3} {'min ns':>9} {'med ns':>9} " \
            f"{'x prctl':>8} {'x marker':>8} {'x marker':>8} {'x 1-thr':>8}"
-    sub = f"{'':<13} {'':>5} {'':>3} {'':>9} {'':>9} {'min':>8} {'min':>8} {'med':>8} {'med':>8}"
+    sub = f"{'':<15} {'':>5} {'':>3} {'':>9} {'':>9} {'min':>8} {'min':>8} {'med':>8} {'med':>8}"
     if before:
         head += f"   {'before: x prctl':>15} {'x marker':>8} {'x marker':>8}"
         sub += f"   {'min':>15} {'min':>8} {'med':>8}"
@@ -226,12 +263,14 @@ def wall_view(path, args):
         mn, med = summ[k]
         xp, xm = ratios(summ, k, 0)
         _, xmm = ratios(summ, k, 1)
-        if row in FLOORS[2:]:
+        if row in NO_RATIO:
             xp = xm = xmm = None
+        elif row in FLOORS:
+            xm = xmm = None
         single = summ.get((row, size, one))
         xs = med / single[1] if single and thr != one else None
         shown = "-" if row in FLOORS else str(size)
-        line = f"{row:<13} {shown:>5} {thr:>3} {mn:>9.0f} {med:>9.0f} " \
+        line = f"{row:<15} {shown:>5} {thr:>3} {mn:>9.0f} {med:>9.0f} " \
                f"{fmt(xp):>8} {fmt(xm):>8} {fmt(xmm):>8} {fmt(xs):>8}"
         bp = bm = bmm = None
         if before and k in before:
@@ -281,7 +320,7 @@ def chart(table, paths, out):
               file=sys.stderr)
         return
     b = {k: vals[0] for k, vals, _ in table if vals[0] is not None}
-    rows = [r for r in ROWS if r not in FLOORS[2:] and any(k[0] == r for k in b)]
+    rows = [r for r in ROWS if r not in NO_RATIO and any(k[0] == r for k in b)]
     sizes = sorted({k[1] for k in b if k[0] not in FLOORS})
     first = min(k[1] for k in b)
     fig, ax = plt.subplots(figsize=(12, 5))

@@ -23,8 +23,8 @@ log "examples built in build/examples"
 
 # the benchmark, whose smoke run the guests do (scripts/guest-bench.sh)
 mkdir -p "$BUILD/bench"
-gcc -O2 -Wall -Wextra -Werror -isystem "$HDR/include" -o "$BUILD/bench/uevent-bench" \
-	"$TOP/bench/uevent-bench.c" -lpthread
+gcc -O2 -Wall -Wextra -Werror -isystem "$HDR/include" -I "$TREE/tools/lib/perf/include" \
+	-o "$BUILD/bench/uevent-bench" "$TOP/bench/uevent-bench.c" "$TOP/bench/uevent-bench-off.c" -lpthread
 
 for t in $SELFTESTS; do
 	[[ -d $TREE/tools/testing/selftests/$t ]] || { log "no selftests '$t' in the tree"; continue; }

@@ -25,8 +25,10 @@ mkdir -p "$KBUILD_DEBUG" "$R" "$TESTS"
 st=$TREE/tools/testing/selftests
 for src in "$st"/perf_uevent/*.c; do
 	t=$(basename "$src" .c)
+	extra=()
+	[[ $t == uevent_vdso ]] && extra=("$st/vDSO/parse_vdso.c")	# as its Makefile says
 	gcc -static -Wall -O2 -isystem "$BUILD/headers/include" -I"$st" -I"$st/perf_uevent" \
-		-o "$TESTS/$t" "$src" "$TOP/fuzz/kernel/inject-after-start.c" -lpthread ||
+		-o "$TESTS/$t" "$src" "${extra[@]}" "$TOP/fuzz/kernel/inject-after-start.c" -lpthread ||
 		die "cannot build $t"
 done
 

@@ -24,9 +24,12 @@ NP=$BUILD/kbuild-noperf		# CONFIG_PERF_EVENTS=n kernel
 J=-j$(jobs_n)
 # checkpatch's CamelCase check knows the names the kernel's include/
 # declares, not those of the Python C API that perf's python scripting
-# engine calls. A CAMELCASE remark passes only for a name CPython's
-# headers declare; it is listed on the patch's line. Anything else fails.
+# engine calls, nor the ELF types of the C library's <elf.h> that
+# <perf/uevent.h> reads the vDSO with. A CAMELCASE remark passes only for
+# a name CPython's headers or <elf.h> declare; it is listed on the patch's
+# line. Anything else fails.
 PY_INC=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null || true)
+LIBC_ELF=/usr/include/elf.h
 
 result() {	# status name [reason]
 	printf '%s\t%s\t%s\n' "$1" "$2" "$(printf '%s' "${3:-}" | tr '\n\t' '  ' | cut -c1-400)" >>"$tsv"
@@ -103,6 +106,8 @@ for i in "${!commits[@]}"; do
 		word=$(sed -n 's/.*CHECK:CAMELCASE: Avoid CamelCase: <\([A-Za-z0-9_]*\)>$/\1/p' <<<"$line")
 		if [[ -n $word && -n $PY_INC ]] && grep -rqw -- "$word" "$PY_INC"; then
 			kept+=("$word")
+		elif [[ -n $word && -f $LIBC_ELF ]] && grep -qE "^} $word;|typedef .* $word;" "$LIBC_ELF"; then
+			kept+=("$word (<elf.h>)")
 		elif [[ $line == *WARNING:UNKNOWN_COMMIT_ID:* ]] &&
 			id=$(sed -n "s/.*Unknown commit id '\([0-9a-f]\{12,\}\)'.*/\1/p" <<<"$line") &&
 			[[ -n $id ]] && grep -qE "^Fixes: $id \(\".+\"\)$" "$p"; then
@@ -146,6 +151,7 @@ for i in "${!commits[@]}"; do
 		tools/testing/selftests/*/*) self+=("$(cut -d/ -f4 <<<"$f")") ;;
 		tools/testing/selftests/*) ;;
 		Documentation/* | MAINTAINERS) ;;
+		lib/vdso/*.c | arch/x86/entry/vdso/*) kobjs+=("$f") ;;
 		*.c) kobjs+=("$f") ;;
 		*) other=1 ;;
 		esac
@@ -164,10 +170,11 @@ for i in "${!commits[@]}"; do
 
 	built=() err=""
 	if (( ${#kobjs[@]} )); then
-		if ! out=$(make -C "$WT" O="$BK" CC="ccache gcc" HOSTCC="ccache gcc" "$J" "${kobjs[@]/%.c/.o}" 2>&1); then
+		mapfile -t ktargets < <(kernel_targets "${kobjs[@]}")
+		if ! out=$(make -C "$WT" O="$BK" CC="ccache gcc" HOSTCC="ccache gcc" "$J" "${ktargets[@]}" 2>&1); then
 			err+="kernel: $(echo "$out" | grep -m 3 -E 'error|Error')"
 		fi
-		built+=("${kobjs[@]/%.c/.o}")
+		built+=("${ktargets[@]}")
 	fi
 	if (( ${#pobjs[@]} + ${#plibs[@]} )); then
 		# perf's single-object targets need its libraries' headers
@@ -208,11 +215,12 @@ git -C "$WT" checkout -q --detach uevent
 
 # C files of the kernel proper that the series changes
 mapfile -t kfiles < <(git -C "$TREE" diff --name-only base..uevent -- '*.c' | grep -v '^tools/')
+mapfile -t ktargets < <(kernel_targets "${kfiles[@]}")
 
 step "sparse on ${kfiles[*]} (about a minute)"
 sparse_warnings() {	# tree build -> sparse lines, line numbers stripped
 	touch "${kfiles[@]/#/$1/}"
-	make -C "$1" O="$2" CC="ccache gcc" HOSTCC="ccache gcc" C=1 "$J" "${kfiles[@]/%.c/.o}" 2>&1 |
+	make -C "$1" O="$2" CC="ccache gcc" HOSTCC="ccache gcc" C=1 "$J" "${ktargets[@]}" 2>&1 |
 		grep -E ': (warning|error):' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u || true
 }
 if command -v sparse >/dev/null; then

@@ -5,12 +5,12 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-mapfile -t objs < <(git -C "$TREE" diff --name-only base..uevent -- '*.c' |
-	grep -v '^tools/' | sed 's/\.c$/.o/')
-(( ${#objs[@]} )) || { log "no kernel C files in the series"; exit 0; }
+mapfile -t srcs < <(git -C "$TREE" diff --name-only base..uevent -- '*.c' | grep -v '^tools/')
+(( ${#srcs[@]} )) || { log "no kernel C files in the series"; exit 0; }
+mapfile -t objs < <(kernel_targets "${srcs[@]}")
 
 w1() {	# src out -> warning lines, line numbers stripped
-	touch "${objs[@]/#/$1/}"
+	touch "${srcs[@]/#/$1/}"
 	make -C "$1" O="$2" CC="ccache gcc" W=1 -j"$(jobs_n)" "${objs[@]}" 2>&1 |
 		grep -E 'warning:' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u || true
 }

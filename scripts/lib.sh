@@ -88,3 +88,16 @@ kconfig_from_fragments() {	# src out fragment...
 	done < <(cat "$@")
 	return "$bad"
 }
+
+# Make targets for kernel C files of the series (paths from the tree top):
+# an object per file, but a vDSO source, which the vDSO's own objects
+# #include, is built with the whole x86 vDSO directory.
+kernel_targets() {	# file.c... -> targets, one per line
+	local f
+	for f in "$@"; do
+		case $f in
+		lib/vdso/*.c | arch/x86/entry/vdso/*) echo arch/x86/entry/vdso/ ;;
+		*) echo "${f%.c}.o" ;;
+		esac
+	done | sort -u
+}

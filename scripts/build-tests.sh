@@ -21,6 +21,19 @@ for c in "$TOP"/examples/*.c; do
 done
 log "examples built in build/examples"
 
+# libperf's test of <perf/uevent.h>, alone (tests/libperf-uevent.c), against
+# the libperf and libapi that build-perf.sh built
+if [[ -f $PERF_OUT/libperf/libperf.a && -f $PERF_OUT/libapi/libapi.a ]]; then
+	lt=$TREE/tools/lib/perf/tests
+	gcc -O2 -Wall -Werror -isystem "$HDR/include" -I "$TREE/tools/lib/perf/include" \
+		-I "$TREE/tools/include" -I "$lt" -o "$BUILD/examples/libperf-uevent" \
+		"$TOP/tests/libperf-uevent.c" "$lt/test-uevent.c" "$lt/test-uevent-off.c" \
+		"$PERF_OUT/libperf/libperf.a" "$PERF_OUT/libapi/libapi.a"
+else
+	rm -f "$BUILD/examples/libperf-uevent"
+	log "no libperf.a in $PERF_OUT (build-perf.sh): libperf's uevent test not built"
+fi
+
 # the benchmark, whose smoke run the guests do (scripts/guest-bench.sh)
 mkdir -p "$BUILD/bench"
 gcc -O2 -Wall -Wextra -Werror -isystem "$HDR/include" -I "$TREE/tools/lib/perf/include" \

@@ -52,4 +52,9 @@ run_one bench smoke 900 "$TOP/scripts/guest-bench.sh" --smoke "$results/bench-sm
 # uevent-demo checks what it reads back (exit 0 pass, 1 fail, 4 skip)
 run_one examples uevent-demo 60 "$BUILD/examples/uevent-demo"
 
+# libperf's test of <perf/uevent.h> (0 pass, 1 fail, 4 skip: the header
+# fell back on a kernel without uevents), when build-tests.sh built it
+[[ ! -x $BUILD/examples/libperf-uevent ]] ||
+	run_one examples libperf-uevent 120 "$BUILD/examples/libperf-uevent"
+
 touch "$results/done"

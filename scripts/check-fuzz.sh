@@ -64,9 +64,10 @@ step "building the libFuzzer harness of tools/perf/util/uevent.c"
 harness=$FUZZ_OUT/fuzz-uevent
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -I"$TREE/tools/include" -I"$TREE/tools/include/uapi" \
-	-I"$TREE/tools/lib/perf/include" -I"$TREE/tools/perf/util" -I"$TREE/tools/perf" \
-	-o "$harness" "$F/fuzz-uevent.c" "$TREE/tools/perf/util/uevent.c" \
+	-I"$TREE/tools/lib/perf/include" -I"$TREE/tools/lib" -I"$TREE/tools/perf/util" \
+	-I"$TREE/tools/perf" -o "$harness" "$F/fuzz-uevent.c" "$TREE/tools/perf/util/uevent.c" \
 	"$TREE/tools/perf/util/hashmap.c" "$TREE/tools/perf/util/string.c" \
+	"$TREE/tools/perf/util/strbuf.c" "$TREE/tools/lib/string.c" \
 	"$TREE/tools/lib/ctype.c" "$TREE/tools/lib/vsprintf.c" "$TREE/tools/lib/zalloc.c" \
 	2>"$FUZZ_OUT/harness.log"; then
 	result fail "build: libFuzzer harness" "$(head -n 3 "$FUZZ_OUT/harness.log" | tr '\n\t' '  ')"

@@ -19,21 +19,31 @@
  * code load perf makes a map of (range checked, name as sanitised), the
  * swap of the payload, the copy check and the range pairing, keyed by a
  * pid and time taken from the record's tail where a sample_id would be
- * (the time's low bits also pick an event, a CPU, ranges left out and a
- * flush of the pid, as at exec); the ranges left open are flushed at the
- * end of the input.
+ * (the time's low bits also pick an event, a CPU, ranges left out, a
+ * thread exit, a fork and a flush of the pid, as at exec); the ranges
+ * left open are flushed at the end of the input.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <perf/event.h>
 #include "string2.h"
 #include "uevent.h"
 
 static FILE *sink;
+
+/* What strbuf.c's pr_debug() needs of perf's util/debug.c */
+int verbose;
+
+int eprintf(int level __maybe_unused, int var __maybe_unused,
+	    const char *fmt __maybe_unused, ...)
+{
+	return 0;
+}
 
 /* A broken invariant of the decoders: say which, for the fuzzer's log */
 static void fail(const char *why)
@@ -166,6 +176,19 @@ static void one_record(struct uevent_ranges *ranges,
 	/* As at the exit of a thread */
 	if ((time & 0xf0) == 0xe0)
 		uevent_ranges__exit_thread(ranges, FUZZ_MACHINE, pid, tid);
+	/* As at the fork of a thread that gets tid, maybe a new process */
+	if ((time & 0xf0) == 0xd0) {
+		struct perf_record_fork fork_ev = {
+			.header.type = PERF_RECORD_FORK,
+			.pid = (time >> 9) & 1 ? pid : tid,
+			.tid = tid,
+		};
+
+		uevent_ranges__fork(ranges, FUZZ_MACHINE, &fork_ev, flush_cb,
+				    NULL);
+		if (tid > 0 && uevent_ranges__open(ranges, FUZZ_MACHINE, tid))
+			fail("ranges of a pid given to a new thread still open");
+	}
 	/* As at exec or at the exit of the last thread */
 	if ((time & 0xf0) == 0xf0) {
 		uevent_ranges__flush(ranges, FUZZ_MACHINE, pid, flush_cb, NULL);

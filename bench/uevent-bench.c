@@ -15,11 +15,13 @@
  *   uevent-cpu    uevent, one CPU-wide listener on the thread's CPU
  *   uevent-4      uevent, four listeners on the thread itself
  *   hdr-string    <perf/uevent.h>'s perf_uevent_string() of 64 bytes, nobody
- *                 listening: the vDSO says so, no system call (skipped
- *                 where the vDSO has no __vdso_perf_uevent_enabled())
+ *                 listening: the thread's enable word says so, no system
+ *                 call (skipped where the kernel has no enable word)
  *   hdr-range     perf_uevent_push() and perf_uevent_pop(), the pair as one
  *                 call, nobody listening
  *   hdr-counter   perf_uevent_counter(), nobody listening
+ *   hdr-other     hdr-string while another process holds a listener on
+ *                 itself: this thread's word stays 0
  *   hdr-task      perf_uevent_string() of <size> bytes, one listener on the
  *                 thread: uevent-task through the header
  *   hdr-off-string, hdr-off-range, hdr-off-counter
@@ -125,6 +127,7 @@ enum row {
 	ROW_HDR_STRING,
 	ROW_HDR_RANGE,
 	ROW_HDR_COUNTER,
+	ROW_HDR_OTHER,
 	ROW_HDR_TASK,
 	ROW_HDR_OFF_STRING,
 	ROW_HDR_OFF_RANGE,
@@ -142,7 +145,7 @@ enum row {
 static const char * const row_names[NR_ROWS] = {
 	"prctl-null", "getppid", "uevent-none", "uevent-other", "uevent-task",
 	"uevent-cpu", "uevent-4", "hdr-string", "hdr-range", "hdr-counter",
-	"hdr-task", "hdr-off-string", "hdr-off-range", "hdr-off-counter",
+	"hdr-other", "hdr-task", "hdr-off-string", "hdr-off-range", "hdr-off-counter",
 	"marker", "marker-raw", "user-events", "fork", "fork-inherit",
 	"fork-uevent", "loop",
 };
@@ -159,20 +162,21 @@ static bool sizeless(enum row row)
 	return row == ROW_PRCTL_NULL || row == ROW_GETPPID ||
 	       row == ROW_FORK || row == ROW_FORK_INHERIT ||
 	       row == ROW_FORK_UEVENT || row == ROW_LOOP ||
-	       (row >= ROW_HDR_STRING && row <= ROW_HDR_COUNTER) ||
+	       (row >= ROW_HDR_STRING && row <= ROW_HDR_OTHER) ||
 	       (row >= ROW_HDR_OFF_STRING && row <= ROW_HDR_OFF_COUNTER);
 }
 
 static bool uevent_row(enum row row)
 {
 	return (row >= ROW_UEVENT_NONE && row <= ROW_UEVENT_4) ||
-	       row == ROW_FORK_UEVENT || row == ROW_HDR_TASK;
+	       row == ROW_FORK_UEVENT || row == ROW_HDR_TASK ||
+	       row == ROW_HDR_OTHER;
 }
 
-/* The header's rows with nobody listening: they need the vDSO's flag */
+/* The header's rows with nobody observing: they need the enable word */
 static bool hdr_none_row(enum row row)
 {
-	return row >= ROW_HDR_STRING && row <= ROW_HDR_COUNTER;
+	return row >= ROW_HDR_STRING && row <= ROW_HDR_OTHER;
 }
 
 struct ring {
@@ -414,6 +418,7 @@ static inline long emit(unsigned char *buf, size_t size)
 		return prctl(PR_TASK_PERF_UEVENT, 0x8000, size,
 			     (unsigned long)buf, 0);
 	case ROW_HDR_STRING:
+	case ROW_HDR_OTHER:
 		return perf_uevent_string(hdr_text);
 	case ROW_HDR_RANGE:
 		return perf_uevent_push("bench") || perf_uevent_pop() ? -1 : 0;
@@ -632,6 +637,7 @@ static int measure(enum row row, size_t size, int threads, long batch,
 
 	switch (row) {
 	case ROW_UEVENT_OTHER:
+	case ROW_HDR_OTHER:
 		/* A listener on a child that waits for its pipe to close. */
 		if (pipe2(pipefd, O_CLOEXEC)) {
 			fail("pipe: %s", strerror(errno));
@@ -694,13 +700,13 @@ static int measure(enum row row, size_t size, int threads, long batch,
 	case ROW_HDR_RANGE:
 	case ROW_HDR_COUNTER:
 		/*
-		 * The flag may lag the close of the last row's listeners:
+		 * A word follows a CPU-wide listener's close from a workqueue:
 		 * wait up to a second for it, or the row measures the prctl
 		 */
 		for (i = 0; i < 100 && perf_uevent_enabled(); i++)
 			usleep(10000);
 		if (perf_uevent_enabled()) {
-			fprintf(stderr, "uevent-bench: %s: the vDSO says someone listens\n",
+			fprintf(stderr, "uevent-bench: %s: the enable word says someone listens\n",
 				row_names[row]);
 			return 1;
 		}
@@ -731,7 +737,7 @@ static int measure(enum row row, size_t size, int threads, long batch,
 			fail("CPU-wide listeners got %ld records for %ld calls",
 			     got, batch * threads);
 	}
-	if (row == ROW_UEVENT_OTHER) {
+	if (row == ROW_UEVENT_OTHER || row == ROW_HDR_OTHER) {
 		long got = ring_drain(&m.other_ring, PERF_RECORD_UEVENT);
 
 		if (got)
@@ -909,14 +915,13 @@ int main(int argc, char **argv)
 				skipped[row] = true;
 	}
 	/*
-	 * The header found no __vdso_perf_uevent_enabled() (its state word is
-	 * the function's address when it did): with nobody listening, its
-	 * rows would measure a cached "unsupported" or the prctl.
+	 * The kernel took no enable word (the header's word holds a state
+	 * above 1): with nobody listening, the header's rows would measure a
+	 * cached "unsupported" or the prctl.
 	 */
-	if (!perf_uevent_supported() ||
-	    perf_uevent__state <= PERF_UEVENT__STATE_PRCTL) {
+	if (!perf_uevent_supported() || perf_uevent__word_v1 > 1) {
 		fprintf(stderr, "uevent-bench: hdr rows with nobody listening skipped: %s\n",
-			perf_uevent_supported() ? "no uevent flag in the vDSO" :
+			perf_uevent_supported() ? "no uevent enable word" :
 			"no uevent support");
 		for (row = 0; row < NR_ROWS; row++)
 			if (hdr_none_row(row))

@@ -24,12 +24,12 @@
 
 #define DATA_PAGES	16
 
+/* data[] starts with the u32 type, then the payload */
 struct uevent_head {
 	struct perf_event_header header;
 	uint32_t version;
 	uint32_t size;
 	uint32_t type;
-	uint32_t flags;
 };
 
 /* sample_id with TID | TIME */
@@ -94,6 +94,7 @@ int main(void)
 		size_t off = tail % (DATA_PAGES * page), n = h->size, first;
 		struct uevent_head *u = (void *)rec;
 		struct id_tail *id;
+		size_t len;
 
 		if (n > sizeof(rec) || n < sizeof(*h)) {
 			fprintf(stderr, "uevent-demo: record of %zu bytes\n", n);
@@ -106,12 +107,14 @@ int main(void)
 		if (u->header.type != PERF_RECORD_UEVENT)
 			continue;
 		id = (void *)(rec + n - sizeof(*id));
-		printf("  time %" PRIu64 " pid %u tid %u: PERF_RECORD_UEVENT v%u type %#x size %u \"%.*s\"\n",
-		       id->time, id->pid, id->tid, u->version, u->type, u->size,
-		       (int)u->size, rec + sizeof(*u));
+		len = u->size - sizeof(u->type);
+		printf("  time %" PRIu64 " pid %u tid %u: PERF_RECORD_UEVENT v%u type %#x size %zu \"%.*s\"\n",
+		       id->time, id->pid, id->tid, u->version, u->type, len,
+		       (int)len, rec + sizeof(*u));
 		if (seen >= sizeof(messages) / sizeof(messages[0]) || u->version != 1 ||
-		    u->type != 0x80000000 + seen || u->size != strlen(messages[seen]) ||
-		    memcmp(rec + sizeof(*u), messages[seen], u->size) ||
+		    u->size < sizeof(u->type) || u->type != 0x80000000 + seen ||
+		    len != strlen(messages[seen]) ||
+		    memcmp(rec + sizeof(*u), messages[seen], len) ||
 		    id->pid != (uint32_t)getpid())
 			bad++;
 		seen++;

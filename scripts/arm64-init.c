@@ -6,9 +6,9 @@
  * two marker lines, then power off.
  *
  *   arm64-init: page size 65536
- *   arm64-init: begin perf_uevent/uevent_delivery
+ *   arm64-init: begin perf_events/uevent_delivery
  *   ...its TAP output...
- *   arm64-init: end perf_uevent/uevent_delivery exit 0
+ *   arm64-init: end perf_events/uevent_delivery exit 0
  *   arm64-init: done
  *
  * The exit status is the program's, 124 when it ran out of time (as with
@@ -117,6 +117,8 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	mount_one("proc", "/proc", "proc");
 	mount_one("sysfs", "/sys", "sysfs");
+	mount_one("nodev", "/sys/kernel/tracing", "tracefs");
+	mount_one("none", "/sys/fs/cgroup", "cgroup2");
 	mount_one("tmpfs", "/tmp", "tmpfs");
 	chdir("/tmp");
 

@@ -68,6 +68,17 @@ for ((i = 1; i <= boots; i++)); do
 done
 (( boots )) && report+=(--icount-calls "$calls" --icount-split "$split")
 
+# trace_marker without the series: the base kernel, when it is built
+if (( boots )) && [[ -f $KBUILD_BASE/arch/x86/boot/bzImage ]]; then
+	step "icount boot of the base kernel: trace_marker without the series (about 1 min)"
+	rm -rf "$out/icount-base"
+	VM_QEMU_OPTS=$icount_opts "$TOP/scripts/vm.sh" base -- \
+		"$TOP/scripts/guest-bench.sh" --icount "$out/icount-base" \
+		--threads 1 --rounds "$rounds" --calls "$calls" --split "$split" "$@" \
+		--rows prctl-null,marker,marker-raw,loop
+	report+=(--base "$out/icount-base/raw.csv")
+fi
+
 if [[ ${BENCH_WALL:-1} != 0 ]]; then
 	step "wall-clock boot (no icount): the second view, 1 and 2 threads (1-2 min to boot, 2-4 min to run)"
 	rm -rf "$out/wall"

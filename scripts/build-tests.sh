@@ -2,12 +2,14 @@
 # Build what runs inside the guest, against the patched tree's uapi headers:
 #   build/headers         make headers_install of build/linux
 #   build/examples/       the example programs (examples/*.c)
-#   build/selftests/X/    kselftests X in SELFTESTS (perf_uevent, perf_events)
+#   build/tests/          helpers of the lab's own guest tests (tests/*.c)
+#   build/selftests/X/    kselftests X in SELFTESTS (perf_events: the
+#                         series' uevent_* tests and the kernel's own)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-SELFTESTS=${SELFTESTS-perf_uevent perf_events}
+SELFTESTS=${SELFTESTS-perf_events}
 HDR=$BUILD/headers
 
 step "installing uapi headers of the patched tree"
@@ -34,11 +36,22 @@ else
 	log "no libperf.a in $PERF_OUT (build-perf.sh): libperf's uevent test not built"
 fi
 
+# what tests/trace-cmd-uevent.sh runs under trace-cmd in the guests
+mkdir -p "$BUILD/tests"
+gcc -O2 -Wall -Wextra -Werror -isystem "$HDR/include" -o "$BUILD/tests/uevent-emit" "$TOP/tests/uevent-emit.c"
+
 # the benchmark, whose smoke run the guests do (scripts/guest-bench.sh)
 mkdir -p "$BUILD/bench"
 gcc -O2 -Wall -Wextra -Werror -isystem "$HDR/include" -I "$TREE/tools/lib/perf/include" \
 	-o "$BUILD/bench/uevent-bench" "$TOP/bench/uevent-bench.c" "$TOP/bench/uevent-bench-off.c" -lpthread
 
+# guest-tests.sh runs every suite under build/selftests: drop those not
+# built now (perf_uevent, where the series' tests were before v7)
+for d in "$BUILD"/selftests/*/; do
+	[[ -d $d && " $SELFTESTS " != *" $(basename "$d") "* ]] || continue
+	log "removing build/selftests/$(basename "$d"): not in SELFTESTS"
+	rm -rf "$d"
+done
 for t in $SELFTESTS; do
 	[[ -d $TREE/tools/testing/selftests/$t ]] || { log "no selftests '$t' in the tree"; continue; }
 	step "building kselftests $t"

@@ -39,7 +39,8 @@ RA=$R/arm64
 FRAG=$TOP/configs/arm64.config
 TREE_V5=$BUILD/linux-v5
 CROSS=aarch64-linux-gnu-
-SUITE=perf_uevent
+# the series' selftests: the uevent_* programs of perf_events
+SUITE=perf_events
 LIMIT=$(sed -n 's/^timeout=//p' "$TREE/tools/testing/selftests/$SUITE/settings" 2>/dev/null)
 LIMIT=${LIMIT:-120}
 mkdir -p "$A" "$RA"
@@ -131,13 +132,19 @@ build_initrd() {
 	"${CROSS}gcc" -static -O2 -Wall -Wextra -Werror -o "$root/init" "$S/arm64-init.c" || return 1
 	"${CROSS}gcc" -static -O2 -Wall -Wextra -Werror -isystem "$hdr/include" \
 		-o "$root/tests/examples/uevent-demo" "$TOP/examples/uevent-demo.c" || return 1
-	# the suite's own Makefile, as build-tests.sh, with the cross compiler
-	run_logged "$A/selftests.log" make -C "$TREE/tools/testing/selftests/$SUITE" \
-		CROSS_COMPILE="$CROSS" CC="${CROSS}gcc" OUTPUT="$A/selftests" LDFLAGS=-static \
-		KHDR_INCLUDES="-isystem $hdr/include" -j2 || return 1
-	for c in "$A"/selftests/*; do
-		[[ -f $c && -x $c ]] && cp "$c" "$root/tests/$SUITE/"
+	# the suite's own Makefile, as build-tests.sh, with the cross
+	# compiler, asked for the uevent_* programs only
+	rm -rf "$A/selftests"
+	mkdir -p "$A/selftests"
+	progs=()
+	for c in "$TREE/tools/testing/selftests/$SUITE"/uevent_*.c; do
+		progs+=("$A/selftests/$(basename "$c" .c)")
 	done
+	(( ${#progs[@]} )) || { log "no uevent_*.c in selftests/$SUITE"; return 1; }
+	run_logged "$A/selftests.log" make -C "$TREE/tools/testing/selftests/$SUITE" \
+		CROSS_COMPILE="$CROSS" CC="${CROSS}gcc" OUTPUT="$A/selftests" LDFLAGS="-static -lpthread" \
+		KHDR_INCLUDES="-isystem $hdr/include" -j2 "${progs[@]}" || return 1
+	cp "${progs[@]}" "$root/tests/$SUITE/"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$A/initrd.gz"
 	log "initramfs: $A/initrd.gz ($(du -k "$A/initrd.gz" | cut -f1) KiB)"
 }
@@ -146,7 +153,7 @@ build_initrd() {
 boot() {	# name out log
 	local name=$1 out=$2 logf=$3 start=$SECONDS rc=0
 	step "booting the $name arm64 kernel and running the tests (a minute or two under TCG)"
-	timeout -k 10 $((LIMIT * 6 + 120)) qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G \
+	timeout -k 10 $((LIMIT * $(find "$A/root/tests" -type f | wc -l) + 120)) qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G \
 		-nographic -no-reboot -kernel "$out/arch/arm64/boot/Image" -initrd "$A/initrd.gz" \
 		-append "console=ttyAMA0 panic=-1 TEST_TIMEOUT=$LIMIT" </dev/null 2>&1 |
 		tr -d '\r' | tee "$logf" | sed 's/^/  | /' >&2 || rc=$?

@@ -11,7 +11,7 @@ R=$BUILD/results
 "$S/fetch-base.sh" all
 "$S/tree.sh"
 "$S/build-kernel.sh" base
-SELFTESTS=perf_uevent "$S/build-tests.sh"
+SELFTESTS=perf_events "$S/build-tests.sh"
 step "booting the base kernel and running the series' tests in it (1-2 min under TCG)"
 "$S/vm.sh" base -- "$S/guest-tests.sh" "$R/base-only" 2>&1 | tee "$R/base-only.log" | sed 's/^/  | /' >&2 || true
 python3 "$S/evaluate.py" --base-only "$R/base-only"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# make check-debug-kernel: the perf_uevent selftests on a debug build of
-# the patched kernel (configs/debug.config: KASAN, lockdep, atomic-sleep
-# checks, UBSAN, slab and user-copy failure injection), with the kernel
-# log judged. Prints one TSV line per check on stdout:
+# make check-debug-kernel: the uevent selftests (perf_events/uevent_*) on
+# a debug build of the patched kernel (configs/debug.config: KASAN,
+# lockdep, atomic-sleep checks, UBSAN, slab and user-copy failure
+# injection), with the kernel log judged. Prints one TSV line per check
+# on stdout:
 #   pass|fail <TAB> name <TAB> reason
 # and exits 1 when a check fails. Slow under TCG: the build 15-25 min
 # cold on 2 cores, the boot and the tests several minutes.
@@ -21,14 +22,15 @@ TESTS=$(realpath -m "${DEBUG_TESTS:-$BUILD/debug-tests}")
 [[ -f $BUILD/headers/include/linux/perf_event.h ]] || "$TOP/scripts/build-tests.sh"
 mkdir -p "$KBUILD_DEBUG" "$R" "$TESTS"
 
-# The selftests, static and able to mark themselves for failure injection
+# The series' selftests, static and able to mark themselves for failure
+# injection (uevent_errors' allocation test drives fail-nth itself)
 st=$TREE/tools/testing/selftests
-for src in "$st"/perf_uevent/*.c; do
+rm -f "$TESTS"/*
+for src in "$st"/perf_events/uevent_*.c; do
+	[[ -f $src ]] || die "no uevent selftests in $st/perf_events"
 	t=$(basename "$src" .c)
-	extra=()
-	[[ $t == uevent_vdso ]] && extra=("$st/vDSO/parse_vdso.c")	# as its Makefile says
-	gcc -static -Wall -O2 -isystem "$BUILD/headers/include" -I"$st" -I"$st/perf_uevent" \
-		-o "$TESTS/$t" "$src" "${extra[@]}" "$TOP/fuzz/kernel/inject-after-start.c" -lpthread ||
+	gcc -static -Wall -O2 -isystem "$BUILD/headers/include" -I"$st" -I"$st/perf_events" \
+		-o "$TESTS/$t" "$src" "$TOP/fuzz/kernel/inject-after-start.c" -lpthread ||
 		die "cannot build $t"
 done
 
@@ -45,7 +47,7 @@ start=$SECONDS
 run_logged "$KBUILD_DEBUG.log" kmake bzImage
 build_s=$((SECONDS - start))
 
-step "booting the debug kernel and running the perf_uevent selftests (slow under TCG: 5-15 min)"
+step "booting the debug kernel and running the uevent selftests (slow under TCG: 5-15 min)"
 start=$SECONDS
 KBUILD=$KBUILD_DEBUG VM_MEM=${VM_MEM:-3G} "$TOP/scripts/vm.sh" patched -- \
 	"$TOP/scripts/guest-debug.sh" "$R" "$TESTS" 2>&1 | sed 's/^/  | /' >&2 || true
@@ -101,9 +103,9 @@ for rcf in "$R"/*.rc; do
 	rc=$(cat "$rcf")
 	secs=$(awk -v n="$name" '$1 == n { print $2 }' "$R/times")
 	if [[ $rc == 0 || $rc == 4 ]]; then
-		result pass "debug kernel: selftest perf_uevent/$name" "exit $rc in $secs s"
+		result pass "debug kernel: selftest perf_events/$name" "exit $rc in $secs s"
 	else
-		result fail "debug kernel: selftest perf_uevent/$name" \
+		result fail "debug kernel: selftest perf_events/$name" \
 			"exit $rc in $secs s: $(grep -m 2 -E '^not ok|# FAIL' "$R/$name.tap" | tr '\n\t' '  ')"
 	fi
 done

@@ -37,7 +37,7 @@ result() {	# status name [reason]
 
 [[ -f $KBUILD/.config ]] || die "no $KBUILD/.config: run build-kernel.sh patched first"
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse base..uevent)
-mapfile -t patches < <(find "$TOP/patches" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+mapfile -t patches < <(series_patches "$TOP/patches")
 (( ${#commits[@]} == ${#patches[@]} )) ||
 	die "${#commits[@]} commits in $TREE but ${#patches[@]} patches: run 'make tree'"
 
@@ -93,7 +93,7 @@ step "checkpatch and a build of what it touches, patch by patch (${#commits[@]} 
 for i in "${!commits[@]}"; do
 	c=${commits[$i]}
 	p=${patches[$i]}
-	name=$(basename "$p")
+	name=$(basename "$(dirname "$p")")/$(basename "$p")
 
 	(( i )) || checkpatch 0
 	out=$(cat "$cpdir/$i")
@@ -198,7 +198,8 @@ for i in "${!commits[@]}"; do
 		built+=("libperf + its tests")
 	fi
 	for s in "${self[@]}"; do
-		if ! out=$(make -C "$WT/tools/testing/selftests" O="$BK" TARGETS="$s" 2>&1); then
+		if ! out=$(make -C "$WT" O="$BK" headers 2>&1 &&
+			make -C "$WT/tools/testing/selftests" O="$BK" TARGETS="$s" 2>&1); then
 			err+=" selftests/$s: $(echo "$out" | grep -v HDRINST | tail -n 5)"
 		fi
 		built+=("selftests/$s")
@@ -287,15 +288,43 @@ fi
 
 # with O=, the selftests take the uapi headers from O/usr/include and
 # build into O/kselftest, keeping the source tree clean for O= builds
-step "make -C tools/testing/selftests TARGETS=perf_uevent"
+step "make -C tools/testing/selftests TARGETS=perf_events"
 sel=$BUILD/selftests-build
 rm -rf "$sel"
-if out=$(make -C "$WT/tools/testing/selftests" O="$sel" TARGETS=perf_uevent 2>&1); then
-	result pass "make -C tools/testing/selftests TARGETS=perf_uevent" \
-		"$(find "$sel/kselftest/perf_uevent" -maxdepth 1 -type f -executable | wc -l) programs"
+# the selftests take the uapi headers that 'make headers' installs in O
+if out=$(make -C "$WT" O="$sel" headers 2>&1 &&
+	make -C "$WT/tools/testing/selftests" O="$sel" TARGETS=perf_events 2>&1); then
+	result pass "make -C tools/testing/selftests TARGETS=perf_events" \
+		"$(find "$sel/kselftest/perf_events" -maxdepth 1 -type f -executable -name 'uevent_*' | wc -l) uevent programs"
 else
-	result fail "make -C tools/testing/selftests TARGETS=perf_uevent" "$(echo "$out" | grep -v HDRINST | tail -n 5)"
+	result fail "make -C tools/testing/selftests TARGETS=perf_events" "$(echo "$out" | grep -v HDRINST | tail -n 5)"
 fi
+
+# The shape of each series: a kernel series (NN-*kernel*) leaves the perf
+# tool alone, a tools series the kernel; a cover letter fits a page
+# (Subject: to the shortlog, at most 120 lines)
+while IFS= read -r d; do
+	sname=$(basename "$d")
+	mapfile -t touched < <(grep -h '^diff --git a/' "$d"/[0-9][0-9][0-9][0-9]-*.patch | awk '{print substr($3, 3)}' | sort -u)
+	if [[ $sname == *kernel* ]]; then
+		wrong=$(printf '%s\n' "${touched[@]}" | grep -E '^tools/(perf|lib|include)/' || true)
+		what="a kernel series: no file of tools/perf, tools/lib or tools/include"
+	else
+		wrong=$(printf '%s\n' "${touched[@]}" | grep -vE '^tools/' | grep -vx 'MAINTAINERS' || true)
+		what="a tools series: files under tools/ only"
+	fi
+	if [[ -z $wrong ]]; then
+		result pass "series $sname: $what"
+	else
+		result fail "series $sname: $what" "$(echo "$wrong" | head -n 3)"
+	fi
+	lines=$(awk '/^Subject:/ { on = 1 } on { n++ } on && /^[^ ].* \([0-9]+\):$/ { print n; exit }' "$d/0000-cover-letter.patch")
+	if [[ -n $lines ]] && (( lines <= 120 )); then
+		result pass "series $sname: cover letter of $lines lines (at most 120)"
+	else
+		result fail "series $sname: cover letter of at most 120 lines" "${lines:-no shortlog found} lines"
+	fi
+done < <(series_dirs)
 
 step "make series, then git am of its output onto the pristine base"
 ser=$BUILD/series-check

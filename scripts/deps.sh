@@ -10,7 +10,7 @@ set -euo pipefail
 declare -A GROUP=(
 	[fetch]="ca-certificates xz-utils debian-archive-keyring git"
 	[kernel]="gcc make bc flex bison libelf-dev libssl-dev ccache cpio python3 perl kmod python3-ply python3-git"
-	[vm]="qemu-system-x86 udev busybox-static util-linux-extra kbd file iproute2 python3-argcomplete python3-requests"
+	[vm]="qemu-system-x86 udev busybox-static util-linux-extra kbd file iproute2 python3-argcomplete python3-requests trace-cmd"
 	[perf]="libdw-dev libtraceevent-dev libzstd-dev libcap-dev libnuma-dev python3-dev python3-setuptools libslang2-dev libunwind-dev libbabeltrace-dev binutils-dev systemtap-sdt-dev libperl-dev zlib1g-dev liblzma-dev pkg-config"
 	[selftests]="rsync"
 	[lint]="shellcheck"

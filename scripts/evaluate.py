@@ -5,12 +5,15 @@ Usage: evaluate.py PATCHED_RESULTS BASE_RESULTS [HOST_RESULTS.tsv]
        evaluate.py --base-only BASE_RESULTS
        evaluate.py --tsv PREFIX PATCHED_RESULTS BASE_RESULTS [HOST_RESULTS.tsv]
 
-- perf_uevent kselftests and examples/ must pass on the patched kernel and
-  skip (every case) on the unpatched base kernel;
-- every other suite (the kernel's own perf_events selftests) is a
-  no-regression guard: a case that fails on the patched kernel fails the
-  run only if it passes on the base kernel; failing on both is reported
-  as skipped, with the base result as the reason;
+- the series' own tests must pass on the patched kernel and skip (every
+  case) on the unpatched base kernel: the uevent_* kselftests in
+  perf_events, trace-cmd recording uevents (tests/trace-cmd-uevent.sh),
+  examples/ and the perf test cases marked own;
+- every other test (the rest of the kernel's perf_events selftests, the
+  perf test cases marked guard) is a no-regression guard: a case that
+  fails on the patched kernel fails the run only if it passes on the base
+  kernel; failing on both is reported as skipped, with the base result
+  as the reason;
 - HOST_RESULTS.tsv holds host-side checks: "pass|fail|skip<TAB>name<TAB>why".
 
 --tsv prints the results in that same TSV form, each name after PREFIX, and
@@ -20,7 +23,9 @@ import os
 import re
 import sys
 
-OWN_SUITES = ("perf_uevent", "examples")
+OWN_SUITES = ("examples", "trace-cmd")
+# the series' kselftests sit next to the kernel's own in perf_events
+OWN_PREFIX = {"perf_events": "uevent_"}
 # Why a guard test fails on both kernels in this lab, where it is known.
 KNOWN_CAUSES = {
     "remove_on_exec": "it opens PERF_COUNT_HW_INSTRUCTIONS and the guest has no hardware PMU",
@@ -78,7 +83,7 @@ def parse(path):
 
 def is_own(root, suite, binary):
     """Tests of the series (must pass patched) rather than guards."""
-    if suite in OWN_SUITES:
+    if suite in OWN_SUITES or binary.startswith(OWN_PREFIX.get(suite, "\0")):
         return True
     kind = os.path.join(root or "", suite, binary + ".kind")
     return os.path.exists(kind) and open(kind).read().strip() == "own"
@@ -172,7 +177,7 @@ def main():
         add("fail" if wrong else "pass", name,
             ("not skipped: " + ", ".join(wrong)) if wrong else f"{len(cases)} skipped")
     if base_only and not any(is_own(base_dir, *k) for k in base):
-        add("fail", "base kernel: own tests ran", "no perf_uevent or example results")
+        add("fail", "base kernel: own tests ran", "no uevent_* selftest, trace-cmd or example results")
     for key in patched:
         if is_own(patched_dir, *key) and key not in base:
             add("fail", f"base kernel: {key[0]}/{key[1]} skips cleanly", "not run on the base kernel")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fetch what the lab takes from Debian's newer suites, with a private apt
 # configuration in the lab's cache (the system's apt setup is not touched):
-#   - the newest linux-source-7.2 any of sid, forky or trixie-backports
-#     serves, unpacked once into $CACHE/base/ (skipped with KERNEL_SRC=);
+#   - the newest linux-source-X.Y any of sid, forky or trixie-backports
+#     serves (BASE_SERIES=X.Y pins a series), unpacked once into
+#     $CACHE/base/ (skipped with KERNEL_SRC=);
 #   - virtme-ng, installed when vng is missing.
 # The Debian mirror is the one this machine's apt already uses (its
 # sources' URIs), or DEBIAN_MIRROR.
@@ -13,7 +14,6 @@ set -euo pipefail
 APT=$CACHE/apt
 DL=$CACHE/dl
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
-SERIES=${BASE_SERIES:-7.2}
 
 # The first URI of Debian's main archive in the machine's apt sources:
 # deb822 .sources files and one-line .list files; the security archive
@@ -53,7 +53,7 @@ apt_opts=(
 
 refresh_lists() {
 	# once a day is plenty
-	if [[ -z $(find "$APT/lists" -maxdepth 1 -name '*_Packages' -mmin -1440 2>/dev/null) ]]; then
+	if [[ -z $(find "$APT/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null) ]]; then
 		step "updating the private package lists (sid, forky, trixie-backports; a few seconds)"
 		apt-get "${apt_opts[@]}" -q update >"$APT/update.log" 2>&1 ||
 			{ tail -n 20 "$APT/update.log" >&2; die "apt-get update failed"; }
@@ -110,8 +110,19 @@ base_repo() {	# dir what
 		-m "Debian's top-level ignore-everything rule is dropped from .gitignore."
 }
 
+# The newest linux-source-X.Y the private suites serve (BASE_SERIES pins
+# X.Y): the series is rebased onto it when Debian moves on.
+newest_source_pkg() {
+	if [[ -n ${BASE_SERIES:-} ]]; then
+		echo "linux-source-$BASE_SERIES"
+		return
+	fi
+	apt-cache "${apt_opts[@]}" pkgnames linux-source- |
+		grep -E '^linux-source-[0-9]+\.[0-9]+$' | sort -V | tail -n 1
+}
+
 fetch_base() {
-	local pkg=linux-source-$SERIES ver deb src=$CACHE/base
+	local pkg ver deb src=$CACHE/base
 	if [[ -f $src/VERSION && -d $src/linux/.git ]]; then
 		log "base source cached: $(cat "$src/VERSION")"
 		return 0
@@ -122,6 +133,8 @@ fetch_base() {
 		return 0
 	fi
 	refresh_lists
+	pkg=$(newest_source_pkg)
+	[[ -n $pkg ]] || die "no linux-source-X.Y in sid, forky or trixie-backports"
 	ver=$(newest "$pkg")
 	[[ -n $ver ]] || die "no $pkg in sid, forky or trixie-backports"
 	step "downloading $pkg $ver (about 160 MB)"

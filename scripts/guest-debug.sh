@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs inside the debug guest (see check-debug-kernel.sh): the perf_uevent
-# selftests once plainly and once with failures injected into their slab
-# allocations and user copies, keeping the kernel log around each step.
+# Runs inside the debug guest (see check-debug-kernel.sh): the uevent
+# selftests (perf_events/uevent_*) once plainly and once with failures
+# injected into their slab allocations and user copies, keeping the
+# kernel log around each step.
 # The tests are static builds that mark themselves for failure injection
 # once started (fuzz/kernel/inject-after-start.c), run from the guest's
 # /tmp with their output there while failures are injected: a failure

@@ -25,5 +25,31 @@ echo "\$ perf report --comms uevent-app --sort range_path --stdio -q    # CPU ti
 echo
 echo "\$ perf script --comms uevent-app -F time,ip,sym,range    # the first samples in frames"
 "$perf" script -i "$out/perf.data" --comms uevent-app -F time,ip,sym,range | awk '/frame;/ && n++ < 4'
+
+# What applications already write to tracefs reaches perf too: a shell
+# writing ATrace markers (begin, counter, end) to trace_marker
+T=/sys/kernel/tracing
+[[ -e $T/trace_marker ]] || mount -t tracefs nodev "$T" 2>/dev/null || true
+if [[ -w $T/trace_marker ]]; then
+	echo
+	echo "\$ perf record --uevent -- sh -c 'echo \"B|\$\$|load config\" > $T/trace_marker; ...'"
+	"$perf" record -q --uevent -e cpu-clock -o "$out/atrace.data" -- sh -c "
+		echo \"B|\$\$|load config\" > $T/trace_marker
+		i=0; while [ \$i -lt 20000 ]; do i=\$((i + 1)); done
+		echo \"C|\$\$|queued|3\" > $T/trace_marker
+		echo \"E|\$\$\" > $T/trace_marker"
+	echo "\$ perf script --show-uevent-events | grep UEVENT"
+	"$perf" script -i "$out/atrace.data" --show-uevent-events | grep UEVENT
+	# and every prctl uevent is a trace event for ftrace, trace-cmd and BPF
+	echo
+	echo "\$ echo 1 > $T/events/perf/perf_uevent/enable; uevent-app 1; head $T/trace"
+	echo 0 > "$T/tracing_on"
+	echo > "$T/trace"
+	echo 1 > "$T/events/perf/perf_uevent/enable"
+	echo 1 > "$T/tracing_on"
+	"$BUILD/examples/uevent-app" 1 >/dev/null
+	echo 0 > "$T/events/perf/perf_uevent/enable"
+	grep -m 6 perf_uevent "$T/trace" || true
+fi
 mkdir -p "$BUILD/demo"
 cp "$out/perf.data" "$BUILD/demo/perf.data"

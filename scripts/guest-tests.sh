@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs inside the guest (see vm.sh): every kselftest binary built under
-# build/selftests/, then the uevent-demo example, each with its TAP output
-# saved to RESULTS/<suite>/<name>.tap and its exit status to .rc.
+# build/selftests/ (perf_events: the series' uevent_* and the kernel's
+# own), trace-cmd recording uevents, then the uevent-demo example, each
+# with its TAP output saved to RESULTS/<suite>/<name>.tap and its exit
+# status to .rc.
 # Usage: guest-tests.sh RESULTS
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
@@ -31,6 +33,9 @@ for dir in "$BUILD"/selftests/*/; do
 		run_one "$suite" "$t" "${limit:-120}" "$dir/$t"
 	done
 done
+
+# a real tracer: trace-cmd records the perf:perf_uevent trace event
+run_one trace-cmd uevent 300 "$TOP/tests/trace-cmd-uevent.sh"
 
 # perf test cases from tests/perf-tests.txt, when perf was built; shell
 # tests are found relative to the working directory.

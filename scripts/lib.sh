@@ -5,6 +5,9 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 TREE=${TREE:-$BUILD/linux}		# base commit + the series, branch "uevent"
+# patches/ holds one directory per postable series, NN-topic, applied in
+# directory order; in the tree, branch s/NN-topic marks each series' last
+# commit, and series/NN-topic/ holds its cover letter and recipients.
 KBUILD=${KBUILD:-$BUILD/kbuild}		# patched kernel build (O=)
 # The base tree and its build sit in a directory of their own, laid out
 # like the patched pair (tree ../linux from the build directory): ccache
@@ -66,6 +69,29 @@ run_logged() {
 }
 
 jobs_n() { nproc 2>/dev/null || echo 2; }
+
+# The series directories of patches/ (or of $1), in order, one per line
+series_dirs() {
+	find "${1:-$TOP/patches}" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | sort
+}
+
+# Every patch of every series, cover letters left out, in order
+series_patches() {
+	local d
+	while IFS= read -r d; do
+		find "$d" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+	done < <(series_dirs "$@")
+}
+
+# The series branches of the tree (s/NN-topic), in order
+series_refs() {
+	git -C "$TREE" for-each-ref --format='%(refname:short)' 'refs/heads/s/' | sort
+}
+
+# What the base is, from its commit: "linux-source-7.3 7.3.4-1~bpo13+1"
+base_version() {
+	git -C "$TREE" log -1 --format=%s base | sed 's/^Base: //'
+}
 
 # Configure kernel build OUT from tree SRC: tinyconfig, the fragments
 # merged on top, olddefconfig; then check that every setting of the

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# make series: the mailable set in build/series: a cover letter from
-# series/cover-letter.txt and the patches of build/linux (base..uevent),
-# numbered, with the subject prefix of this version, To/Cc from the tree's
-# scripts/get_maintainer.pl, and the sender's identity in place of the
-# project's on From: and Signed-off-by: lines.
+# make series: every series of build/linux as a mailable set of its own,
+# in build/series/NN-topic/: a cover letter from
+# series/NN-topic/cover-letter.txt (with the base version in place of
+# @BASE@), the patches numbered with the series' subject prefix, To/Cc from
+# the tree's scripts/get_maintainer.pl on the series' patches and on the
+# files series/NN-topic/cc names (lines with an @ are addresses), and the
+# sender's identity in place of the project's on From: and Signed-off-by:.
 # Usage: SENDER='Name <addr>' series.sh [--to DIR]
-#   SENDER defaults to git's user.name/user.email, then the project's;
-#   VERSION (default 6) gives "[PATCH v6 nn/NN]".
+#   SENDER defaults to the project's identity;
+#   VERSION (default 7) gives "[PATCH v7 nn/NN]"; a series whose
+#   series/NN-topic/prefix says e.g. "RFC PATCH" gets "[RFC PATCH v7 nn/NN]".
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -15,55 +18,73 @@ PROJECT='perf uevent project <perf-uevent@example.org>'
 out=$BUILD/series
 [[ ${1:-} == --to ]] && out=$2
 [[ -d $TREE/.git ]] || die "no tree at $TREE: run 'make tree'"
-cover=$TOP/series/cover-letter.txt
-[[ -f $cover ]] || die "no $cover"
-if grep -q '@[A-Z]*@' "$cover"; then
-	die "$cover still has a placeholder: $(grep -m1 -o '@[A-Z]*@' "$cover")"
-fi
+mapfile -t refs < <(series_refs)
+(( ${#refs[@]} )) || die "no series branch (s/NN-topic) in $TREE: run 'make tree'"
+base=$(base_version)
 
-sender=${SENDER:-}
-if [[ -z $sender ]]; then
-	name=$(git config user.name || true)
-	mail=$(git config user.email || true)
-	sender=$PROJECT
-	[[ -n $name && -n $mail ]] && sender="$name <$mail>"
-fi
+# the person who mails the series says who they are; without SENDER the
+# project's identity stays (a git identity of the machine may be nobody's)
+sender=${SENDER:-$PROJECT}
 [[ $sender =~ ^[^\<\>]+\ \<[^\<\>@[:space:]]+@[^\<\>[:space:]]+\>$ ]] ||
 	die "SENDER must look like 'Name <user@host>', not '$sender'"
 
-fp() {	# dir [format-patch args]: the series with its cover letter
-	local dir=$1
-	shift
-	rm -rf "$dir"
-	git -C "$TREE" -c core.abbrev=12 -c "branch.uevent.description=$(cat "$cover")" \
-		format-patch -q --cover-letter --cover-from-description=subject --no-signature \
-		--subject-prefix="PATCH v${VERSION:-6}" -o "$dir" "$@" base..uevent
-}
-
-# Who gets it: maintainers To, lists and reviewers Cc, over all patches
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fp "$tmp"
-mapfile -t files < <(find "$tmp" -name '*.patch' ! -name '0000-*' | sort)
-gm() {
-	(cd "$TREE" && ./scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback \
-		"$@" "${files[@]}" 2>/dev/null) |
-		grep -vF "$PROJECT" | sort -u
-}
-mapfile -t to < <(gm --m --no-r --no-l)
-mapfile -t cc < <(gm --no-m --r --l)
-(( ${#to[@]} )) || die "get_maintainer.pl found no maintainer"
-args=()
-for a in "${to[@]}"; do args+=(--to "$a"); done
-for a in "${cc[@]}"; do args+=(--cc "$a"); done
-fp "$out" "${args[@]}"
+rm -rf "$out"
+mkdir -p "$out"
 
-# the sender's identity on From: and Signed-off-by:
-if [[ $sender != "$PROJECT" ]]; then
-	for f in "$out"/*.patch; do
-		S=$sender P=$PROJECT perl -pi -e 's/\Q$ENV{P}\E/$ENV{S}/g' "$f"
-	done
-fi
-n=$(find "$out" -name '*.patch' | wc -l)
-log "$n files in ${out#"$TOP"/}/ from $sender: ${#to[@]} To, ${#cc[@]} Cc"
-log "send with: git send-email ${out#"$TOP"/}/*.patch"
+prev=base
+for r in "${refs[@]}"; do
+	name=${r#s/}
+	sdir=$TOP/series/$name
+	cover=$sdir/cover-letter.txt
+	[[ -f $cover ]] || die "no $cover"
+	text=$(sed "s|@BASE@|$base|g" "$cover")
+	if grep -q '@[A-Z]*@' <<<"$text"; then
+		die "$cover still has a placeholder: $(grep -m1 -o '@[A-Z]*@' <<<"$text")"
+	fi
+	prefix="$(cat "$sdir/prefix" 2>/dev/null || echo PATCH) v${VERSION:-7}"
+
+	fp() {	# dir [format-patch args]: the series with its cover letter
+		local dir=$1
+		shift
+		rm -rf "$dir"
+		git -C "$TREE" -c core.abbrev=12 -c "branch.$r.description=$text" \
+			format-patch -q --cover-letter --cover-from-description=subject \
+			--no-signature --subject-prefix="$prefix" -o "$dir" "$@" "$prev..$r"
+	}
+
+	# Who gets it: maintainers To, lists and reviewers Cc, over the
+	# series' patches and the files its cc list names
+	fp "$tmp/$name"
+	mapfile -t files < <(find "$tmp/$name" -name '*.patch' ! -name '0000-*' | sort)
+	mapfile -t extra < <(grep -v '@' "$sdir/cc" 2>/dev/null | grep -v '^#' | grep . || true)
+	gm() {
+		{
+			(cd "$TREE" && ./scripts/get_maintainer.pl --no-rolestats --no-git \
+				--no-git-fallback --no-keywords "$@" "${files[@]}" 2>/dev/null)
+			if (( ${#extra[@]} )); then
+				(cd "$TREE" && ./scripts/get_maintainer.pl --no-rolestats --no-git \
+					--no-git-fallback --no-keywords "$@" -f "${extra[@]}" 2>/dev/null)
+			fi
+		} | grep -vF "$PROJECT" | sort -u
+	}
+	mapfile -t to < <(gm --m --no-r --no-l)
+	mapfile -t cc < <({ gm --no-m --r --l; grep '@' "$sdir/cc" 2>/dev/null | grep -v '^#' || true; } |
+		grep -vxF -f <(printf '%s\n' "${to[@]}") | sort -u)
+	(( ${#to[@]} )) || die "get_maintainer.pl found no maintainer for $name"
+	args=()
+	for a in "${to[@]}"; do args+=(--to "$a"); done
+	for a in "${cc[@]}"; do args+=(--cc "$a"); done
+	fp "$out/$name" "${args[@]}"
+
+	# the sender's identity on From: and Signed-off-by:
+	if [[ $sender != "$PROJECT" ]]; then
+		for f in "$out/$name"/*.patch; do
+			S=$sender P=$PROJECT perl -pi -e 's/\Q$ENV{P}\E/$ENV{S}/g' "$f"
+		done
+	fi
+	log "$name: $(find "$out/$name" -name '*.patch' | wc -l) files, [$prefix], ${#to[@]} To, ${#cc[@]} Cc"
+	prev=$r
+done
+log "from $sender; send each series with: git send-email ${out#"$TOP"/}/NN-topic/*.patch"

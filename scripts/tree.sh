@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Materialize the kernel git tree: build/linux holds one base commit
-# (branch "base") and the series from patches/ applied on top with git am
-# (branch "uevent"); build/base/linux is a worktree of the base alone.
+# (branch "base") and the series of patches/ applied on top with git am,
+# directory by directory (branch "uevent"; branch s/NN-topic at the last
+# commit of each series); build/base/linux is a worktree of the base alone.
 # KERNEL_SRC=/path/to/linux takes the base from an existing tree instead
 # of Debian's linux-source package.
 set -euo pipefail
@@ -50,7 +51,7 @@ if g rev-parse -q --verify uevent >/dev/null; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	"$TOP/scripts/export.sh" --to "$tmp" >/dev/null 2>&1 || true
-	if diff -rq -x '0000-*' "$tmp" "$TOP/patches" >/dev/null 2>&1 &&
+	if diff -rq -x '0000-*' -x '*.txt' "$tmp" "$TOP/patches" >/dev/null 2>&1 &&
 		[[ -z $(g status --porcelain --untracked-files=no) ]]; then
 		uptodate=1
 	elif [[ ${FORCE:-0} != 1 ]]; then
@@ -61,11 +62,18 @@ fi
 if (( uptodate )); then
 	log "tree up to date with patches/"
 else
-	step "applying $(find "$TOP/patches" -name '*.patch' ! -name '0000-*' | wc -l) patches with git am"
+	mapfile -t dirs < <(series_dirs)
+	(( ${#dirs[@]} )) || die "no series in patches/ (directories NN-topic)"
+	step "applying $(series_patches "$TOP/patches" | wc -l) patches of ${#dirs[@]} series with git am"
 	g am --abort >/dev/null 2>&1 || true
 	g checkout -q -f -B uevent base
-	find "$TOP/patches" -name '*.patch' ! -name '0000-*' | sort | xargs -r git -C "$TREE" am -q --keep-cr ||
-		die "git am failed; see 'git -C $TREE am --show-current-patch'"
+	series_refs | xargs -r git -C "$TREE" branch -q -D
+	for d in "${dirs[@]}"; do
+		find "$d" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort |
+			xargs -r git -C "$TREE" am -q --keep-cr ||
+			die "git am failed in $(basename "$d"); see 'git -C $TREE am --show-current-patch'"
+		g branch -q -f "s/$(basename "$d")" HEAD
+	done
 fi
 
 if [[ ! -e $TREE_BASE/.git ]]; then
@@ -75,4 +83,9 @@ if [[ ! -e $TREE_BASE/.git ]]; then
 	g worktree prune
 	g worktree add -q -f "$TREE_BASE" base
 fi
-g log --oneline base..uevent | sed "s/^/$PROG:   /" >&2
+prev=base
+while IFS= read -r r; do
+	log "  ${r#s/}:"
+	g log --reverse --oneline "$prev..$r" | sed "s/^/$PROG:     /" >&2
+	prev=$r
+done < <(series_refs)

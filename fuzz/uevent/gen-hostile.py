@@ -33,6 +33,7 @@ MISC_USER = 2
 
 STRING, RANGE_BEGIN, RANGE_END, COUNTER, JIT_CODE_LOAD = 1, 2, 3, 4, 5
 PRIVATE = 0x80000000
+TRACE_MARKER = 0xffff0000			# the first of the kernel's types
 
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CPU = 0x1, 0x2, 0x4, 0x80
 SAMPLE_TYPE = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU
@@ -52,7 +53,7 @@ class Writer:
         self.o = order
         self.records = []
         self.time = 1_000_000_000
-        self.nr_uevents = 0		# as perf counts them: 24 bytes or more
+        self.nr_uevents = 0		# as perf counts them: 16 bytes or more
 
     def p(self, fmt, *vals):
         return struct.pack(self.o + fmt, *vals)
@@ -69,7 +70,7 @@ class Writer:
     def raw(self, rtype, body, size=None, misc=0):
         """A record: header.size is the bytes written unless size says."""
         hsize = 8 + len(body) if size is None else size
-        if rtype == PERF_RECORD_UEVENT and (hsize & 0xffff) >= 24:
+        if rtype == PERF_RECORD_UEVENT and (hsize & 0xffff) >= 16:
             self.nr_uevents += 1
         self.records.append(self.p("IHH", rtype, misc, hsize & 0xffff) + body)
 
@@ -92,15 +93,18 @@ class Writer:
         self.uevent(JIT_CODE_LOAD, name, fields=[addr, size], **kw)
 
     def uevent(self, utype, data=b"", fields=(), size=None, version=1,
-               flags=0, sid=True, pad=True, hsize=None, **sid_kw):
-        """A uevent; fields are u64s in the file's order before data."""
-        payload = b"".join(self.p("Q", f & (2**64 - 1)) for f in fields)
+               sid=True, pad=True, hsize=None, **sid_kw):
+        """A uevent: data[] is the u32 type, then the payload: the u64
+        fields, in the file's order and unaligned, and data. size is the
+        record's size field, by default that of data[]."""
+        payload = self.p("I", utype & 0xffffffff)
+        payload += b"".join(self.p("Q", f & (2**64 - 1)) for f in fields)
         payload += data
         if size is None:
             size = len(payload)
         if pad:
             payload += b"\0" * (-len(payload) % 8)
-        body = self.p("IIII", version, size & 0xffffffff, utype, flags)
+        body = self.p("II", version, size & 0xffffffff)
         body += payload
         if sid:
             body += self.sample_id(**sid_kw)
@@ -108,6 +112,10 @@ class Writer:
 
     def string(self, text, **kw):
         self.uevent(STRING, text + b"\0", **kw)
+
+    def marker(self, text, **kw):
+        """trace_marker text, as the kernel writes it: no NUL"""
+        self.uevent(TRACE_MARKER, text, **kw)
 
     def attr(self):
         attr = bytearray(ATTR_SIZE)
@@ -178,8 +186,12 @@ def _valid(w):
     w.uevent(PRIVATE + 7, bytes(range(100)))
     w.uevent(0, b"reserved")
     w.uevent(6, b"future type")
-    w.uevent(STRING, b"", size=0)
-    w.string(b"flags set", flags=0xdead)
+    w.uevent(STRING, b"")
+    w.marker(b"B|4242|frame")
+    w.marker(b"C|4242|fps|-60")
+    w.marker(b"E|4242")
+    w.uevent(TRACE_MARKER + 1, b"a kernel type perf does not know")
+    w.uevent(0x7fffffff, b"the last well-known type")
 
 
 @case("size-gt-record", warnings=1, invalid=1)
@@ -195,10 +207,12 @@ def _size_huge(w):
     w.uevent(JIT_CODE_LOAD, b"", fields=[1, 2], size=0x80000000)
 
 
-@case("size-lt-record", warnings=1, invalid=2)
+@case("size-lt-record", warnings=1, invalid=3)
 def _size_lt(w):
     w.uevent(STRING, b"longer text than size says\0", size=2)
     w.uevent(JIT_CODE_LOAD, b"name\0", fields=[1, 2], size=0)
+    # no room for the type: size 3, and 0 with nothing after it
+    w.uevent(STRING, b"", size=3)
 
 
 @case("version-unknown", warnings=1, invalid=4)
@@ -283,10 +297,9 @@ def _no_sid_hdr(w):
     w.uevent(STRING, b"", size=0, sid=False)
 
 
-@case("hdr-too-small", warnings=2)
+@case("hdr-too-small", warnings=1)
 def _small(w):
     # smaller than the fixed part of a uevent: skipped by perf's min size
-    w.raw(PERF_RECORD_UEVENT, w.p("II", 1, 8), misc=MISC_USER)
     w.raw(PERF_RECORD_UEVENT, b"", misc=MISC_USER)
 
 
@@ -333,6 +346,35 @@ def _jit(w):
     w.sample(0x40010)
 
 
+@case("atrace-hostile")
+def _atrace(w):
+    """trace_marker text read as ATrace markers, and ranges made of it"""
+    w.marker(b"E|4242")				# an end with no begin
+    w.marker(b"B|4242|")				# no name
+    w.marker(b"B|4242|" + b"N" * 300)		# cut at 64 bytes for ranges
+    w.marker(b"B|4242|\xff\xfe\x1b[2J\n")
+    w.marker(b"B|not a pid|x")
+    w.marker(b"B|-1|x")
+    w.marker(b"C|4242|n|99999999999999999999")	# past s64
+    w.marker(b"C|4242|n|-9223372036854775808")
+    w.marker(b"S|4242|load|7")
+    w.marker(b"S|4242|load|7")			# begun again
+    w.marker(b"F|4242|load|8")			# another cookie
+    w.marker(b"F|4242|load|7|more")
+    w.marker(b"S|4242|" + b"L" * 100 + b"|1")
+    w.marker(b"F|4242|" + b"L" * 100 + b"|1")
+    w.marker(b"I|4242|")
+    w.marker(b"B|4242|other thread", tid=4243)
+    w.marker(b"E", tid=4243)
+    w.marker(b"B|4242|pid -1", pid=-1, tid=-1)
+    w.marker(b"|||||")
+    w.marker(b"B")
+    w.marker(b"")
+    w.string(b"B|4242|a string, not a marker")
+    for i in range(500):				# deep
+        w.marker(b"B|4242|deep")
+
+
 @case("hdr-unaligned", sentinel=False)
 def _unaligned(w):
     w.uevent(STRING, b"abcd", pad=False)	# header.size 44: not 8-aligned
@@ -340,7 +382,7 @@ def _unaligned(w):
 
 @case("hdr-size-zero", sentinel=False)
 def _zero(w):
-    w.raw(PERF_RECORD_UEVENT, w.p("IIII", 1, 0, 1, 0), size=0)
+    w.raw(PERF_RECORD_UEVENT, w.p("IIII", 1, 4, 1, 0), size=0)
 
 
 @case("hdr-size-past-data", sentinel=False)

@@ -174,12 +174,13 @@ def hostile(perf, gecko, hdir, work):
     return nfail
 
 
-# Offsets of the fields of a uevent record worth aiming at
-UEVENT_FIELDS = [(6, "H"), (8, "I"), (12, "I"), (16, "I"), (20, "I"),
-                 (24, "Q"), (32, "Q")]
-INTERESTING = [0, 1, 2, 3, 5, 6, 7, 8, 15, 16, 23, 24, 0x7f, 0x80, 0xff,
-               0xfff8, 0xffff, 0x7fffffff, 0x80000000, 0xfffffff8,
-               0xffffffff, 0x80000005]
+# Offsets of the fields of a uevent record worth aiming at: header.size,
+# version, size, the type and the unaligned u64 fields after it
+UEVENT_FIELDS = [(6, "H"), (8, "I"), (12, "I"), (16, "I"), (20, "Q"),
+                 (28, "Q")]
+INTERESTING = [0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 15, 16, 20, 23, 24, 0x7f, 0x80,
+               0xff, 0xfff8, 0xffff, 0x7fffffff, 0x80000000, 0xfffffff8,
+               0xffffffff, 0x80000005, 0xffff0000, 0xffff0001]
 
 
 def data_section(buf):

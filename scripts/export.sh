@@ -12,7 +12,7 @@ set -euo pipefail
 
 out=$TOP/patches
 [[ ${1:-} == --to ]] && out=$2
-[[ -d $TREE/.git ]] || die "no tree at $TREE: run 'make tree'"
+[[ -e $TREE/.git ]] || die "no tree at $TREE: run 'make tree'"
 [[ -z $(git -C "$TREE" status --porcelain --untracked-files=no) ]] ||
 	die "$TREE has uncommitted changes: commit them first"
 

@@ -17,7 +17,7 @@ set -euo pipefail
 PROJECT='perf uevent project <perf-uevent@example.org>'
 out=$BUILD/series
 [[ ${1:-} == --to ]] && out=$2
-[[ -d $TREE/.git ]] || die "no tree at $TREE: run 'make tree'"
+[[ -e $TREE/.git ]] || die "no tree at $TREE: run 'make tree'"
 mapfile -t refs < <(series_refs)
 (( ${#refs[@]} )) || die "no series branch (s/NN-topic) in $TREE: run 'make tree'"
 base=$(base_version)

@@ -42,7 +42,7 @@ create_tree() {
 	g config user.email "$IDENT_EMAIL"
 }
 
-[[ -d $TREE/.git ]] || create_tree
+[[ -e $TREE/.git ]] || create_tree
 
 # Leave an up-to-date tree alone (no rebuilds); never throw away work that
 # has not been exported to patches/.

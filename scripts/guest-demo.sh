@@ -32,12 +32,12 @@ T=/sys/kernel/tracing
 [[ -e $T/trace_marker ]] || mount -t tracefs nodev "$T" 2>/dev/null || true
 if [[ -w $T/trace_marker ]]; then
 	echo
-	echo "\$ perf record --uevent -- sh -c 'echo \"B|\$\$|load config\" > $T/trace_marker; ...'"
+	echo "\$ perf record --uevent -- sh -c 'printf \"B|%s|load config\" \$\$ > $T/trace_marker; ...'"
 	"$perf" record -q --uevent -e cpu-clock -o "$out/atrace.data" -- sh -c "
-		echo \"B|\$\$|load config\" > $T/trace_marker
+		printf 'B|%s|load config' \$\$ > $T/trace_marker
 		i=0; while [ \$i -lt 20000 ]; do i=\$((i + 1)); done
-		echo \"C|\$\$|queued|3\" > $T/trace_marker
-		echo \"E|\$\$\" > $T/trace_marker"
+		printf 'C|%s|queued|3' \$\$ > $T/trace_marker
+		printf 'E|%s' \$\$ > $T/trace_marker"
 	echo "\$ perf script --show-uevent-events | grep UEVENT"
 	"$perf" script -i "$out/atrace.data" --show-uevent-events | grep UEVENT
 	# and every prctl uevent is a trace event for ftrace, trace-cmd and BPF

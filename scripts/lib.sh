@@ -75,11 +75,16 @@ series_dirs() {
 	find "${1:-$TOP/patches}" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | sort
 }
 
+# The patches of one series directory, its cover letter left out, in order
+series_dir_patches() {
+	find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+}
+
 # Every patch of every series, cover letters left out, in order
 series_patches() {
 	local d
 	while IFS= read -r d; do
-		find "$d" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+		series_dir_patches "$d"
 	done < <(series_dirs "$@")
 }
 

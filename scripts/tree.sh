@@ -69,8 +69,7 @@ else
 	g checkout -q -f -B uevent base
 	series_refs | xargs -r git -C "$TREE" branch -q -D
 	for d in "${dirs[@]}"; do
-		find "$d" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort |
-			xargs -r git -C "$TREE" am -q --keep-cr ||
+		series_dir_patches "$d" | xargs -r git -C "$TREE" am -q --keep-cr ||
 			die "git am failed in $(basename "$d"); see 'git -C $TREE am --show-current-patch'"
 		g branch -q -f "s/$(basename "$d")" HEAD
 	done

@@ -181,12 +181,19 @@ for i in "${!commits[@]}"; do
 		# installed first: prepare, then libsymbol, which is not part
 		# of prepare (the series does not change it: built once). The
 		# objects depend on prepare, which follows the patch's changes.
-		pmake() { make -C "$WT/tools/perf" O="$BP" NO_RUST=1 CC="ccache gcc" HOSTCC="ccache gcc" "${fdump[@]}" "$J" "$@" 2>&1; }
+		# Makefile.perf itself, in one make: perf's Makefile wrapper
+		# runs one Makefile.perf per target, in parallel under -j, and
+		# each builds prepare, so two of them could write libperf.a at
+		# once (seen: libperf.a's ar failing in one CI run).
+		pmake() {
+			make -C "$WT/tools/perf" -f Makefile.perf --no-print-directory O="$BP" NO_RUST=1 \
+				CC="ccache gcc" HOSTCC="ccache gcc" "${fdump[@]}" "$J" "$@" 2>&1
+		}
 		if (( !libsymbol )) && out=$(pmake prepare && pmake "$BP/libsymbol/libsymbol.a"); then
 			libsymbol=1
 		fi
 		if (( !libsymbol )) || ! out=$(pmake "${pobjs[@]/%.c/.o}" "${plibs[@]}"); then
-			err+=" perf: $(echo "$out" | grep -E 'error|Error' | head -n 3)"
+			err+=" perf: $(echo "$out" | grep -E 'error|Error|^ar: | truncated' | head -n 3)"
 		fi
 		built+=("tools/perf: ${pobjs[*]/%.c/.o}${plibs:+ ${plibs[*]#"$BP/"}}")
 	fi

@@ -4,7 +4,10 @@
 #   - the newest linux-source-X.Y any of sid, forky or trixie-backports
 #     serves (BASE_SERIES=X.Y pins a series), unpacked once into
 #     $CACHE/base/ (skipped with KERNEL_SRC=);
-#   - virtme-ng, installed when vng is missing.
+#   - virtme-ng, installed when vng is missing;
+#   - (man-pages) the newest source package "manpages" (the man-pages
+#     project) they serve, unpacked once into $CACHE/man-pages/ as a git
+#     repository with one commit: the base of the man-pages series.
 # The Debian mirror is the one this machine's apt already uses (its
 # sources' URIs), or DEBIAN_MIRROR.
 set -euo pipefail
@@ -51,6 +54,20 @@ apt_opts=(
 	-o "Debug::NoLocking=1"
 )
 
+# Source packages come from a list of their own (deb-src lines, lists in
+# $APT/src-lists): the kernel's fetch does not download the Sources indexes.
+mkdir -p "$APT/src-lists/partial"
+{
+	for suite in sid forky trixie-backports; do
+		echo "deb-src [signed-by=$KEYRING] $MIRROR $suite main"
+	done
+} >"$APT/src-sources.list"
+src_opts=(
+	"${apt_opts[@]}"
+	-o "Dir::Etc::SourceList=$APT/src-sources.list"
+	-o "Dir::State::Lists=$APT/src-lists"
+)
+
 refresh_lists() {
 	# once a day is plenty
 	if [[ -z $(find "$APT/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null) ]]; then
@@ -64,6 +81,14 @@ refresh_lists() {
 newest() {
 	apt-cache "${apt_opts[@]}" madison "$1" | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
 		sort -V | tail -n 1
+}
+
+refresh_src_lists() {
+	if [[ -z $(find "$APT/src-lists" -maxdepth 1 -name '*_Sources*' -mmin -1440 2>/dev/null) ]]; then
+		step "updating the private source lists (sid, forky, trixie-backports; a few seconds)"
+		apt-get "${src_opts[@]}" -q update >"$APT/src-update.log" 2>&1 ||
+			{ tail -n 20 "$APT/src-update.log" >&2; die "apt-get update (deb-src) failed"; }
+	fi
 }
 
 fetch_deb() {	# package version -> path of the .deb in $DL
@@ -153,9 +178,89 @@ fetch_base() {
 	log "base source: $pkg $ver"
 }
 
+# The newest source package "manpages" as $CACHE/man-pages/man-pages, a
+# git repository whose one commit (branch base) is the man/ tree of the
+# upstream tarball (Debian's packaging left out); what was downloaded
+# stays in $CACHE/man-pages/dl. A mirror that serves no sources (some
+# proxies serve only binary packages) gives the same pages from the
+# binary packages manpages and manpages-dev of that version: man/manN*/
+# again, their symbolic links turned back into the project's .so link
+# pages; the project's Makefile and lint set-up are then missing.
+man_tree_from_debs() {	# dir deb...: man/ of the man-pages tree in dir
+	local dir=$1 x m f t ext
+	shift
+	x=$(mktemp -d)
+	for f in "$@"; do dpkg-deb -x "$f" "$x"; done
+	m=$x/usr/share/man
+	# in bulk: a process per page takes minutes on a slow machine
+	find "$m" -path '*/man[0-9]/*.gz' -type f -exec gzip -d {} +
+	while IFS=' ' read -r f t; do
+		t=${t##*/}
+		t=${t%.gz}
+		printf '.so man%s/%s\n' "${t##*.}" "$t" >"${f%.gz}"
+	done < <(find "$m" -path '*/man[0-9]/*.gz' -type l -printf '%p %l\n')
+	find "$m" -path '*/man[0-9]/*.gz' -type l -delete
+	for ext in $(find "$m" -path '*/man[0-9]/*' -type f -printf '%f\n' | sed 's/.*\.//' | sort -u); do
+		mkdir -p "$dir/man/man$ext"
+		find "$m" -path '*/man[0-9]/*' -type f -name "*.$ext" -exec mv -t "$dir/man/man$ext" {} +
+	done
+	rm -rf "$x"
+}
+
+fetch_man_pages() {
+	local dst=$CACHE/man-pages ver dir orig from p deb debs=()
+	if [[ -f $dst/VERSION && -d $dst/man-pages/.git ]]; then
+		log "man-pages base cached: $(cat "$dst/VERSION")"
+		return 0
+	fi
+	refresh_src_lists
+	ver=$(apt-cache "${src_opts[@]}" showsrc manpages | sed -n 's/^Version: //p' | sort -V | tail -n 1)
+	[[ -n $ver ]] || die "no source package manpages in sid, forky or trixie-backports"
+	rm -rf "$dst/tmp"
+	mkdir -p "$dst/dl" "$dst/tmp"
+	orig=$(find "$dst/dl" -maxdepth 1 -name "manpages_${ver%-*}.orig.tar.*" ! -name '*.asc' | head -n 1)
+	if [[ -z $orig ]]; then
+		step "downloading the source package manpages $ver (about 2 MB)"
+		(cd "$dst/dl" && apt-get "${src_opts[@]}" -q source --download-only "manpages=$ver" \
+			>"$APT/src-download.log" 2>&1) || true
+		orig=$(find "$dst/dl" -maxdepth 1 -name "manpages_${ver%-*}.orig.tar.*" ! -name '*.asc' | head -n 1)
+	fi
+	if [[ -n $orig ]]; then
+		tar -xf "$orig" -C "$dst/tmp"
+		dir=$(find "$dst/tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+		from="the upstream tarball of Debian's source package manpages $ver"
+	else
+		log "the mirror does not serve the source of manpages $ver; taking its binary packages"
+		refresh_lists
+		for p in manpages manpages-dev; do
+			deb=$(fetch_deb "$p" "$ver")
+			[[ -n $deb ]] || die "cannot download $p $ver"
+			debs+=("$deb")
+		done
+		dir=$dst/tmp/man-pages
+		man_tree_from_debs "$dir" "${debs[@]}"
+		from="man/ as Debian's binary packages manpages and manpages-dev $ver install it
+(the mirror serves no source packages): /usr/share/man/manN/P.S.gz is
+man/manS/P.S, and a symbolic link is the .so link page it was built from."
+	fi
+	[[ -d $dir/man/man2 ]] || die "manpages $ver gave no man/man2"
+	rm -rf "$dir/.git"
+	git -C "$dir" init -q -b base
+	git -C "$dir" add -A -f
+	GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
+		git -C "$dir" -c user.name=base -c user.email=base@localhost commit -q \
+		-m "Base: manpages $ver" -m "From $from"
+	rm -rf "$dst/man-pages"
+	mv "$dir" "$dst/man-pages"
+	rm -rf "$dst/tmp"
+	echo "manpages $ver" >"$dst/VERSION"
+	log "man-pages base: manpages $ver"
+}
+
 case ${1:-all} in
 vng) fetch_vng ;;
 base) [[ -n ${KERNEL_SRC:-} ]] || fetch_base ;;
 all) fetch_vng; [[ -n ${KERNEL_SRC:-} ]] || fetch_base ;;
-*) die "usage: $0 [vng|base|all]" ;;
+man-pages) fetch_man_pages ;;
+*) die "usage: $0 [vng|base|all|man-pages]" ;;
 esac

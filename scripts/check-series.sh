@@ -342,14 +342,15 @@ else
 	rm -rf "$am"
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$am" base
-	if out=$(find "$ser" -name '*.patch' ! -name '0000-*' | sort |
+	# the kernel's series (series.sh also writes those of other bases)
+	if out=$(series_patches "$ser" |
 		xargs git -C "$am" -c user.name=am -c user.email=am@example.org am -q 2>&1) &&
 		# the same tree as the series (its files sit in the perf entry
 		# of MAINTAINERS, so no line names the sender)
 		[[ -z $(git -C "$am" diff uevent HEAD) ]] &&
 		[[ $(git -C "$am" log --format='%an <%ae>' base..HEAD | sort -u) == 'Series Check <series-check@example.org>' ]]; then
 		result pass "make series: the mailable set applies to the base" \
-			"$(find "$ser" -name '*.patch' | wc -l) files, the series' tree with the sender as author"
+			"$(series_dirs "$ser" | xargs -I{} find {} -name '*.patch' | wc -l) files, the series' tree with the sender as author"
 	else
 		result fail "make series: the mailable set applies to the base" "${out:-tree or authors differ}"
 	fi

@@ -70,9 +70,31 @@ run_logged() {
 
 jobs_n() { nproc 2>/dev/null || echo 2; }
 
-# The series directories of patches/ (or of $1), in order, one per line
+# A series applies to the kernel unless its name says another base:
+# NN-man-pages-* to the man-pages project (scripts/man-pages.sh),
+# NN-libtraceevent-* to libtraceevent. The kernel's scripts never see
+# them; SERIES_BASE=man-pages makes the same scripts (export.sh,
+# series.sh) work on that base's series and tree (TREE=) instead.
+OTHER_BASES=(man-pages libtraceevent)
+SERIES_BASE=${SERIES_BASE:-linux}
+
+series_base() {	# series directory or name -> linux, man-pages, ...
+	local n=${1##*/} b
+	n=${n#[0-9][0-9]-}
+	for b in "${OTHER_BASES[@]}"; do
+		[[ $n == "$b"-* ]] && { echo "$b"; return; }
+	done
+	echo linux
+}
+
+# The series directories of patches/ (or of $1) that apply to
+# $SERIES_BASE (the kernel unless set), in order, one per line
 series_dirs() {
-	find "${1:-$TOP/patches}" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | sort
+	local d
+	find "${1:-$TOP/patches}" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | sort |
+		while IFS= read -r d; do
+			[[ $(series_base "$d") != "$SERIES_BASE" ]] || echo "$d"
+		done
 }
 
 # The patches of one series directory, its cover letter left out, in order

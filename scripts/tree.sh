@@ -51,7 +51,10 @@ if g rev-parse -q --verify uevent >/dev/null; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	"$TOP/scripts/export.sh" --to "$tmp" >/dev/null 2>&1 || true
-	if diff -rq -x '0000-*' -x '*.txt' "$tmp" "$TOP/patches" >/dev/null 2>&1 &&
+	# the series of other bases (lib.sh) are not in this tree
+	excl=(-x '0000-*' -x '*.txt')
+	for b in "${OTHER_BASES[@]}"; do excl+=(-x "[0-9][0-9]-$b-*"); done
+	if diff -rq "${excl[@]}" "$tmp" "$TOP/patches" >/dev/null 2>&1 &&
 		[[ -z $(g status --porcelain --untracked-files=no) ]]; then
 		uptodate=1
 	elif [[ ${FORCE:-0} != 1 ]]; then

@@ -6,10 +6,15 @@
 # the tree's scripts/get_maintainer.pl on the series' patches and on the
 # files series/NN-topic/cc names (lines with an @ are addresses), and the
 # sender's identity in place of the project's on From: and Signed-off-by:.
+# A series whose series/NN-topic/to names its maintainers (a base without
+# get_maintainer.pl) takes To from it and Cc from the addresses of its cc.
+# The series of other bases (NN-man-pages-*: scripts/man-pages.sh series)
+# go to the same place.
 # Usage: SENDER='Name <addr>' series.sh [--to DIR]
 #   SENDER defaults to the project's identity;
 #   VERSION (default 7) gives "[PATCH v7 nn/NN]"; a series whose
-#   series/NN-topic/prefix says e.g. "RFC PATCH" gets "[RFC PATCH v7 nn/NN]".
+#   series/NN-topic/prefix says e.g. "RFC PATCH" gets "[RFC PATCH v7 nn/NN]";
+#   VERSION=1 gives "[PATCH nn/NN]".
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -30,8 +35,9 @@ sender=${SENDER:-$PROJECT}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-rm -rf "$out"
+# this base's sets only: the other bases' sets stay
 mkdir -p "$out"
+while IFS= read -r d; do rm -rf "$d"; done < <(series_dirs "$out")
 
 prev=base
 for r in "${refs[@]}"; do
@@ -43,7 +49,8 @@ for r in "${refs[@]}"; do
 	if grep -q '@[A-Z]*@' <<<"$text"; then
 		die "$cover still has a placeholder: $(grep -m1 -o '@[A-Z]*@' <<<"$text")"
 	fi
-	prefix="$(cat "$sdir/prefix" 2>/dev/null || echo PATCH) v${VERSION:-7}"
+	prefix="$(cat "$sdir/prefix" 2>/dev/null || echo PATCH)"
+	[[ ${VERSION:-7} == 1 ]] || prefix+=" v${VERSION:-7}"
 
 	fp() {	# dir [format-patch args]: the series with its cover letter
 		local dir=$1
@@ -69,9 +76,15 @@ for r in "${refs[@]}"; do
 			fi
 		} | grep -vF "$PROJECT" | sort -u
 	}
-	mapfile -t to < <(gm --m --no-r --no-l)
-	mapfile -t cc < <({ gm --no-m --r --l; grep '@' "$sdir/cc" 2>/dev/null | grep -v '^#' || true; } |
-		grep -vxF -f <(printf '%s\n' "${to[@]}") | sort -u)
+	if [[ -f $sdir/to ]]; then
+		mapfile -t to < <(grep '@' "$sdir/to" | grep -v '^#')
+		mapfile -t cc < <({ grep '@' "$sdir/cc" 2>/dev/null | grep -v '^#' || true; } |
+			grep -vxF -f <(printf '%s\n' "${to[@]}") | sort -u)
+	else
+		mapfile -t to < <(gm --m --no-r --no-l)
+		mapfile -t cc < <({ gm --no-m --r --l; grep '@' "$sdir/cc" 2>/dev/null | grep -v '^#' || true; } |
+			grep -vxF -f <(printf '%s\n' "${to[@]}") | sort -u)
+	fi
 	(( ${#to[@]} )) || die "get_maintainer.pl found no maintainer for $name"
 	args=()
 	for a in "${to[@]}"; do args+=(--to "$a"); done
@@ -87,4 +100,10 @@ for r in "${refs[@]}"; do
 	log "$name: $(find "$out/$name" -name '*.patch' | wc -l) files, [$prefix], ${#to[@]} To, ${#cc[@]} Cc"
 	prev=$r
 done
-log "from $sender; send each series with: git send-email ${out#"$TOP"/}/NN-topic/*.patch"
+if [[ $SERIES_BASE == linux ]]; then
+	# the series of other bases, from their own trees
+	if [[ -n $(SERIES_BASE=man-pages series_dirs) ]]; then
+		"$TOP/scripts/man-pages.sh" series --to "$out"
+	fi
+	log "from $sender; send each series with: git send-email ${out#"$TOP"/}/NN-topic/*.patch"
+fi

@@ -15,7 +15,7 @@ S=$TOP/scripts
 R=$BUILD/results
 mkdir -p "$R"
 
-"$S/deps.sh" fetch kernel vm selftests perf lint gates
+"$S/deps.sh" fetch kernel vm selftests perf lint gates man-pages
 "$S/fetch-base.sh" all
 "$S/tree.sh"
 
@@ -28,6 +28,14 @@ if out=$(cd "$TOP" && shellcheck -x scripts/*.sh .ci/run 2>&1); then
 else
 	printf 'fail\t%s\t%s\n' "shellcheck: scripts/*.sh .ci/run" "$(echo "$out" | grep -m 2 SC | tr '\n\t' '  ')" >>"$host"
 fi
+
+# the man-pages series (patches/NN-man-pages-*) on its own base, never
+# the kernel's: git am, then man and groff on each page it touches
+step "the man-pages series on Debian's manpages: git am, man and groff warnings (seconds)"
+n=$(wc -l <"$host")
+"$S/man-pages.sh" check "$host" || true
+(( $(wc -l <"$host") > n )) ||
+	printf 'fail\t%s\t%s\n' "man-pages.sh check" "it stopped before any check: see the lines above" >>"$host"
 
 "$S/build-kernel.sh" patched
 "$S/build-kernel.sh" base

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure the Debian packages a lab step needs are installed.
-# Usage: deps.sh GROUP...   (groups: fetch kernel vm perf selftests lint gates bench mem debug arm64)
+# Usage: deps.sh GROUP...   (groups: fetch kernel vm perf selftests lint gates man-pages bench mem debug arm64)
 # As root, missing packages are installed with apt-get; otherwise the
 # exact apt-get line is printed and the script fails.
 set -euo pipefail
@@ -15,6 +15,7 @@ declare -A GROUP=(
 	[selftests]="rsync"
 	[lint]="shellcheck"
 	[gates]="sparse python3-sphinx python3-yaml"
+	[man-pages]="groff-base man-db"
 	[bench]="python3-matplotlib"
 	[mem]="valgrind"
 	[debug]="clang libclang-rt-dev python3"

@@ -46,15 +46,34 @@ apply() {	# dir [branches]
 	done
 }
 
+# The tree holds what patches/ holds: the export of its series equals
+# the series directories, and nothing is left uncommitted
+uptodate() {
+	local tmp rc=0
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/out" "$tmp/in"
+	(( ${#dirs[@]} == 0 )) || cp -r "${dirs[@]}" "$tmp/in/"
+	if [[ -n $(g for-each-ref 'refs/heads/s/') ]]; then
+		on_man_pages "$TOP/scripts/export.sh" --to "$tmp/out" >/dev/null 2>&1 || rc=1
+	fi
+	diff -rq -x '0000-*' "$tmp/out" "$tmp/in" >/dev/null 2>&1 || rc=1
+	[[ -z $(g status --porcelain --untracked-files=no) ]] || rc=1
+	rm -rf "$tmp"
+	return "$rc"
+}
+
 tree() {
 	base
-	if [[ ! -e $MP/.git ]] ||
-		[[ $(g rev-parse base) != $(git -C "$MP_SRC" rev-parse base) ]]; then
-		if [[ -e $MP/.git ]] && g rev-parse -q --verify uevent >/dev/null &&
-			[[ $(g rev-parse uevent) != $(g rev-parse base) && ${FORCE:-0} != 1 ]]; then
-			die "$MP is on another base than $(cat "$CACHE/man-pages/VERSION"): 'man-pages.sh export' its work, then FORCE=1"
+	# a new base (Debian moved on): start again from it, unless that
+	# would throw away work
+	if [[ -e $MP/.git && $(g rev-parse base) != $(git -C "$MP_SRC" rev-parse base) ]]; then
+		if ! g rev-parse -q --verify uevent >/dev/null || uptodate || [[ ${FORCE:-0} == 1 ]]; then
+			rm -rf "$MP"
+		else
+			die "$MP has work on the previous base: 'man-pages.sh export' it first, or FORCE=1 to discard it"
 		fi
-		rm -rf "$MP"
+	fi
+	if [[ ! -e $MP/.git ]]; then
 		git clone -q -b base "$MP_SRC" "$MP"
 		g remote remove origin
 		g config user.name "$IDENT_NAME"
@@ -62,19 +81,7 @@ tree() {
 	fi
 	# leave an up-to-date tree alone; never throw away unexported work
 	if g rev-parse -q --verify uevent >/dev/null; then
-		local tmp d
-		tmp=$(mktemp -d)
-		# shellcheck disable=SC2064 # expand now: tmp is local
-		trap "rm -rf '$tmp'" EXIT
-		mkdir -p "$tmp/out" "$tmp/in"
-		if (( ${#dirs[@]} )); then
-			cp -r "${dirs[@]}" "$tmp/in/"
-		fi
-		if [[ -n $(g for-each-ref 'refs/heads/s/') ]]; then
-			on_man_pages "$TOP/scripts/export.sh" --to "$tmp/out" >/dev/null 2>&1 || true
-		fi
-		if diff -rq -x '0000-*' "$tmp/out" "$tmp/in" >/dev/null 2>&1 &&
-			[[ -z $(g status --porcelain --untracked-files=no) ]]; then
+		if uptodate; then
 			log "man-pages tree up to date with patches/ ($(g log -1 --format=%s base))"
 			return 0
 		elif [[ ${FORCE:-0} != 1 ]]; then

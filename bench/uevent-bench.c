@@ -616,6 +616,41 @@ static void *thread_main(void *arg)
  * Returns 1 when the row cannot run here, 2 when it cannot at this size,
  * -1 when it is broken.
  */
+/*
+ * The kernel's gate for uevents stays on for a second after the last
+ * attr.uevent event closes (a deferred static key): a row that measures
+ * "nobody listens" starts only once that second has passed since a row
+ * that listened.
+ */
+#define GATE_OFF_NS	1100000000LL
+
+static long long listened_until_ns;
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static bool listening_row(enum row row)
+{
+	return uevent_row(row) && row != ROW_UEVENT_NONE;
+}
+
+static void wait_gate_off(enum row row)
+{
+	long long left;
+
+	if (listening_row(row))
+		return;
+	left = listened_until_ns - mono_ns();
+	if (left > 0)
+		nanosleep(&(struct timespec){ left / 1000000000LL,
+					      left % 1000000000LL }, NULL);
+}
+
 static int measure(enum row row, size_t size, int threads, long batch,
 		   int round)
 {
@@ -634,6 +669,7 @@ static int measure(enum row row, size_t size, int threads, long batch,
 	m.other_pid = -1;
 	for (i = 0; i < nr_cpus; i++)
 		m.cpu_rings[i].fd = -1;
+	wait_gate_off(row);
 
 	switch (row) {
 	case ROW_UEVENT_OTHER:
@@ -763,6 +799,8 @@ out:
 		close(other_pipe);
 	if (m.other_pid > 0)
 		waitpid(m.other_pid, NULL, 0);
+	if (listening_row(row))
+		listened_until_ns = mono_ns() + GATE_OFF_NS;
 	if (m.marker_fd >= 0)
 		close(m.marker_fd);
 	return ret;

@@ -6,9 +6,9 @@
  * two marker lines, then power off.
  *
  *   arm64-init: page size 65536
- *   arm64-init: begin perf_events/uevent_delivery
+ *   arm64-init: begin perf_events/uevent_prctl
  *   ...its TAP output...
- *   arm64-init: end perf_events/uevent_delivery exit 0
+ *   arm64-init: end perf_events/uevent_prctl exit 0
  *   arm64-init: done
  *
  * The exit status is the program's, 124 when it ran out of time (as with

@@ -23,7 +23,7 @@ TESTS=$(realpath -m "${DEBUG_TESTS:-$BUILD/debug-tests}")
 mkdir -p "$KBUILD_DEBUG" "$R" "$TESTS"
 
 # The series' selftests, static and able to mark themselves for failure
-# injection (uevent_errors' allocation test drives fail-nth itself)
+# injection (fail_usercopy drives the prctl's fault path)
 st=$TREE/tools/testing/selftests
 rm -f "$TESTS"/*
 for src in "$st"/perf_events/uevent_*.c; do

@@ -115,6 +115,11 @@ for i in "${!commits[@]}"; do
 			# so checkpatch cannot look up the commit a Fixes: tag
 			# names; the tag's form is still checked (GIT_COMMIT_ID)
 			kept+=("Fixes: $id, not in the base's history")
+		elif [[ $line == *WARNING:PREFER_LORE_ARCHIVE:* ]] &&
+			grep -qE '^Link: https://(lkml\.iu\.edu|www\.mail-archive\.com)/' "$p"; then
+			# the 2014-2015 postings as their archives name them: their
+			# lore message-ids cannot be looked up where this runs
+			kept+=("Link: to an earlier posting outside lore")
 		elif [[ $line == *WARNING:FILE_PATH_CHANGES:* ]] && maintained "$c"; then
 			# "does MAINTAINERS need updating?": no, every file the
 			# patch adds is in an entry that has maintainers

@@ -4,6 +4,8 @@
 #   make check    every test; ends with "N passed, N failed, N skipped"
 #   make check-base  the series' tests on the unpatched kernel: all must skip
 #   make check-arm64 the tests on arm64 with 64K pages (cross-built, QEMU), patched and base
+#   make check-ftrace the kernel's ftrace selftests (ftracetest) in both guests: no case may pass on
+#                 the base kernel and fail on the patched one
 #   make check-debug the debug-kernel suite (KASAN, lockdep, UBSAN, failslab) and a longer fuzz run
 #                 (make check runs the fuzz slice); make check-debug-kernel: the kernel part alone
 #   make tree     build/linux: base commit + patches/ applied with git am
@@ -20,7 +22,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all demo check check-base check-arm64 check-debug check-debug-kernel tree export series kernel vm bench bench-mem deps clean distclean
+.PHONY: all demo check check-base check-arm64 check-ftrace check-debug check-debug-kernel tree export series kernel vm bench bench-mem deps clean distclean
 
 all: demo
 
@@ -52,6 +54,11 @@ check-base:
 
 check-arm64: tree
 	$(S)/check-arm64.sh
+
+check-ftrace: tree
+	$(S)/build-kernel.sh patched
+	$(S)/build-kernel.sh base
+	$(S)/check-ftracetest.sh
 
 check-debug: tree
 	FUZZ_TIME=$${FUZZ_TIME:-300} MUTATE_TIME=$${MUTATE_TIME:-120} $(S)/check-fuzz.sh

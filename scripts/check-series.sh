@@ -115,6 +115,10 @@ for i in "${!commits[@]}"; do
 			# so checkpatch cannot look up the commit a Fixes: tag
 			# names; the tag's form is still checked (GIT_COMMIT_ID)
 			kept+=("Fixes: $id, not in the base's history")
+		elif [[ $line == *WARNING:MISSING_FIXES_TAG:* ]] &&
+			grep -q '^there is no Fixes: tag' "$p"; then
+			# a stable fix whose message says why no commit is to blame
+			kept+=("Cc: stable without Fixes:, as its message explains")
 		elif [[ $line == *WARNING:PREFER_LORE_ARCHIVE:* ]] &&
 			grep -qE '^Link: https://(lkml\.iu\.edu|www\.mail-archive\.com)/' "$p"; then
 			# the 2014-2015 postings as their archives name them: their

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The kernel's own ftrace selftests (tools/testing/selftests/ftrace,
+# every case) in one boot of the patched and one of the unpatched kernel,
+# then a comparison: a case that passes on the base kernel must not fail
+# on the patched one. Not part of make check (about 10-20 min under TCG);
+# run as 'make check-ftrace'. Results in build/results/ftrace/{patched,base}.
+# Inside the guest (--guest OUT): run ftracetest, its logs in OUT.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if [[ ${1:-} == --guest ]]; then
+	out=$2
+	rm -rf "$out"
+	mkdir -p "$out"
+	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+	# ftracetest writes beside itself: run a copy
+	cp -a "$TREE/tools/testing/selftests/ftrace" "$out/ftrace"
+	cd "$out/ftrace"
+	./ftracetest -l "$out/logs" >"$out/summary.txt" 2>&1 || true
+	exit 0
+fi
+
+R=$BUILD/results/ftrace
+for k in patched base; do
+	step "ftracetest in the $k kernel (5-10 min under TCG)"
+	"$TOP/scripts/vm.sh" "$k" -- "$TOP/scripts/check-ftracetest.sh" --guest "$R/$k" >"$R.$k.log" 2>&1 ||
+		log "the $k guest ended with an error: see $R.$k.log"
+done
+
+# "[12] description<TAB>[PASS]" -> "description<TAB>PASS"
+cases() { sed -n 's/^\[[0-9]*\] \(.*\)\t\[\([A-Z]*\)\]$/\1\t\2/p' "$R/$1/summary.txt" | sort; }
+bad=0
+while IFS=$'\t' read -r name base_res; do
+	patched_res=$(cases patched | awk -F'\t' -v n="$name" '$1 == n { print $2 }')
+	if [[ $base_res == PASS && $patched_res != PASS ]]; then
+		log "regression: $name: base PASS, patched ${patched_res:-missing}"
+		bad=$((bad + 1))
+	fi
+done < <(cases base)
+for k in patched base; do
+	log "$k: $(grep -E '^# of (passed|failed|unresolved|untested|unsupported)' "$R/$k/summary.txt" | tr -s ' ' | tr '\n' ' ')"
+done
+echo "$(cases base | grep -c PASS) cases pass on the base kernel; $bad of them do not on the patched one"
+(( bad == 0 ))

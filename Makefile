@@ -22,7 +22,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all demo check check-base check-arm64 check-ftrace check-debug check-debug-kernel tree export series kernel vm bench bench-mem deps clean distclean
+.PHONY: all demo check check-base check-arm64 check-ftrace check-perftest check-debug check-debug-kernel tree export series kernel vm bench bench-mem deps clean distclean
 
 all: demo
 
@@ -59,6 +59,12 @@ check-ftrace: tree
 	$(S)/build-kernel.sh patched
 	$(S)/build-kernel.sh base
 	$(S)/check-ftracetest.sh
+
+check-perftest: tree
+	$(S)/build-kernel.sh patched
+	$(S)/build-kernel.sh base
+	$(S)/build-perf.sh
+	$(S)/check-perf-test.sh
 
 check-debug: tree
 	FUZZ_TIME=$${FUZZ_TIME:-300} MUTATE_TIME=$${MUTATE_TIME:-120} $(S)/check-fuzz.sh

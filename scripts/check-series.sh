@@ -9,7 +9,8 @@
 #   - tools/perf/check-headers.sh: no difference the base does not have;
 #   - perf trace's prctl table generator picks up the new prctl;
 #   - the new rst builds with Sphinx without warnings;
-#   - make -C tools/testing/selftests TARGETS=perf_uevent builds.
+#   - make -C tools/testing/selftests TARGETS=perf_uevent builds;
+#   - every commit message keeps its Signed-off-by as a trailer.
 # Usage: check-series.sh RESULT.tsv   (after build-kernel.sh patched)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -136,6 +137,16 @@ for i in "${!commits[@]}"; do
 		result pass "checkpatch --strict: $name" "${kept[*]:+allowed: ${kept[*]}}"
 	else
 		result fail "checkpatch --strict: $name" "$(echo "$bad" | sed "s|$TOP/||" | head -n 3)"
+	fi
+	# the sign-off is a trailer, what b4, patchwork and the maintainers'
+	# scripts read, and no editor text (git's "# ..." lines) is left
+	msg=$(git -C "$TREE" log -1 --format=%B "$c")
+	if git interpret-trailers --parse <<<"$msg" | grep -q '^Signed-off-by: ' &&
+		! grep -qE '^# |interactive rebase in progress' <<<"$msg"; then
+		result pass "sign-off in the trailers: $name"
+	else
+		result fail "sign-off in the trailers: $name" \
+			"no Signed-off-by in the message's last paragraph, or git's editor text left in it"
 	fi
 
 	git -C "$WT" checkout -q --detach "$c"

@@ -52,4 +52,7 @@ if [[ -n $qemu_opts ]]; then
 fi
 log "booting $which kernel ($( [[ ${args[*]} == *--disable-kvm* ]] && echo TCG || echo KVM ), ${VM_CPUS:-2} vCPUs${qemu_opts:+, QEMU $qemu_opts})"
 cd "$TOP"
-exec vng "${args[@]}" -- "$@" </dev/null
+# One guest at a time: two virtme-ng guests of one user disturb each other
+# (and a second one halves the first one's CPUs), so a second boot waits
+# for the first to end.
+exec flock "$BUILD/vm.lock" vng "${args[@]}" -- "$@" </dev/null

@@ -58,13 +58,13 @@ check-arm64: tree
 check-ftrace: tree
 	$(S)/build-kernel.sh patched
 	$(S)/build-kernel.sh base
-	$(S)/check-ftracetest.sh
+	$(S)/check-ftracetest.sh $(KERNELS)
 
 check-perftest: tree
 	$(S)/build-kernel.sh patched
 	$(S)/build-kernel.sh base
 	$(S)/build-perf.sh
-	$(S)/check-perf-test.sh
+	$(S)/check-perf-test.sh $(KERNELS)
 
 check-debug: tree
 	FUZZ_TIME=$${FUZZ_TIME:-300} MUTATE_TIME=$${MUTATE_TIME:-120} $(S)/check-fuzz.sh

@@ -58,17 +58,27 @@ if [[ ${1:-} == --guest ]]; then
 		printf '%s\t%s\t%s\n' "$n" "$desc" "$v" >>"$out/results.tsv"
 		log "$n: $desc: $v in $((SECONDS - start)) s"
 	done < <(sed -n 's/^ *\([0-9][0-9]*\): \(.*\)$/\1\t\2/p' "$out/list.txt")
+	touch "$out/done"
 	exit 0
 fi
 
 [[ -x $PERF_OUT/perf ]] || die "no perf at $PERF_OUT/perf: run scripts/build-perf.sh"
 R=$BUILD/results/perf-test-all
 mkdir -p "$R"
-for k in patched base; do
+# Usage: check-perf-test.sh [patched|base ...]: the kernels to run (both by
+# default); the comparison uses the results kept from an earlier run for
+# the other one
+kernels=("$@")
+(( $# )) || kernels=(patched base)
+for k in "${kernels[@]}"; do
+	[[ $k == patched || $k == base ]] || die "usage: $0 [patched|base ...]"
 	step "perf test, every case, in the $k kernel (most of an hour under TCG)"
 	"$TOP/scripts/vm.sh" "$k" -- "$TOP/scripts/check-perf-test.sh" --guest "$R/$k" >"$R.$k.log" 2>&1 ||
 		log "the $k guest ended with an error: see $R.$k.log"
-	[[ -s $R/$k/results.tsv ]] || die "no results from the $k kernel: see $R.$k.log"
+	[[ -f $R/$k/done ]] || die "the $k guest did not finish: see $R.$k.log"
+done
+for k in patched base; do
+	[[ -f $R/$k/done ]] || die "no complete perf test run on the $k kernel: run $0 $k"
 done
 
 # cases are matched by description: both guests run the same perf, so the

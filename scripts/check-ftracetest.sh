@@ -18,42 +18,19 @@ if [[ ${1:-} == --guest ]]; then
 	cp -a "$TREE/tools/testing/selftests/ftrace" "$out/ftrace"
 	cd "$out/ftrace"
 	./ftracetest -l "$out/logs" >"$out/summary.txt" 2>&1 || true
+	# "[12] description<TAB>[PASS]" -> "description<TAB>PASS"
+	sed -n 's/^\[[0-9]*\] \(.*\)\t\[\([A-Z]*\)\]$/\1\t\2/p' "$out/summary.txt" >"$out/results.tsv"
+	! grep -q '^# of passed' "$out/summary.txt" || touch "$out/done"
 	exit 0
 fi
 
-R=$BUILD/results/ftrace
 # Usage: check-ftracetest.sh [patched|base ...]: the kernels to run (both by
 # default); the comparison uses the results kept from an earlier run for
-# the other one (each run takes most of an hour under TCG)
-kernels=("$@")
-(( $# )) || kernels=(patched base)
-for k in "${kernels[@]}"; do
-	[[ $k == patched || $k == base ]] || die "usage: $0 [patched|base ...]"
-	step "ftracetest in the $k kernel (about 15 min under TCG)"
-	# One vCPU: with two, QEMU's TCG lets a vCPU run an int3 that
-	# text_poke_bp() has already replaced, while the cases switch
-	# hundreds of tracepoints on and off, and both kernels die with
-	# "Oops: int3" (seen on the base and the patched kernel alike)
-	VM_CPUS=1 "$TOP/scripts/vm.sh" "$k" -- "$TOP/scripts/check-ftracetest.sh" --guest "$R/$k" >"$R.$k.log" 2>&1 ||
-		log "the $k guest ended with an error: see $R.$k.log"
-done
-for k in patched base; do
-	grep -q '^# of passed' "$R/$k/summary.txt" 2>/dev/null ||
-		die "no complete ftracetest run on the $k kernel: run $0 $k"
-done
-
-# "[12] description<TAB>[PASS]" -> "description<TAB>PASS"
-cases() { sed -n 's/^\[[0-9]*\] \(.*\)\t\[\([A-Z]*\)\]$/\1\t\2/p' "$R/$1/summary.txt" | sort; }
-bad=0
-while IFS=$'\t' read -r name base_res; do
-	patched_res=$(cases patched | awk -F'\t' -v n="$name" '$1 == n { print $2 }')
-	if [[ $base_res == PASS && $patched_res != PASS ]]; then
-		log "regression: $name: base PASS, patched ${patched_res:-missing}"
-		bad=$((bad + 1))
-	fi
-done < <(cases base)
-for k in patched base; do
-	log "$k: $(grep -E '^# of (passed|failed|unresolved|untested|unsupported)' "$R/$k/summary.txt" | tr -s ' ' | tr '\n' ' ')"
-done
-echo "$(cases base | grep -c PASS) cases pass on the base kernel; $bad of them do not on the patched one"
-(( bad == 0 ))
+# the other one (about 15 min a kernel under TCG).
+# One vCPU: with two, QEMU's TCG lets a vCPU run an int3 that
+# text_poke_bp() has already replaced, while the cases switch hundreds of
+# tracepoints on and off, and both kernels die with "Oops: int3" (seen on
+# the base and the patched kernel alike).
+export VM_CPUS=1
+suite_in_guests ftracetest "$BUILD/results/ftrace" "$TOP/scripts/check-ftracetest.sh" "$@"
+suite_regressions "$BUILD/results/ftrace" PASS

@@ -7,7 +7,7 @@
 # sensitive under TCG). Not part of make check (most of an hour per kernel
 # under TCG); run as 'make check-perftest'. Results in
 # build/results/perf-test-all/{patched,base}/: N.txt (the output of
-# 'perf test -v N'), N.rc, and results.tsv (number, description, result).
+# 'perf test -v N'), N.rc, and results.tsv ("N: description", result).
 # Inside the guest (--guest OUT): run the cases, the outputs in OUT.
 # PERFTEST_LIMIT: seconds one case may take (default 600).
 set -euo pipefail
@@ -57,7 +57,7 @@ if [[ ${1:-} == --guest ]]; then
 			cp "$out/$n.txt" "$out/$n.try$try.txt"
 		done
 		echo "$rc" >"$out/$n.rc"
-		printf '%s\t%s\t%s\n' "$n" "$desc" "$v" >>"$out/results.tsv"
+		printf '%s: %s\t%s\n' "$n" "$desc" "$v" >>"$out/results.tsv"
 		log "$n: $desc: $v in $((SECONDS - start)) s"
 	done < <(sed -n 's/^ *\([0-9][0-9]*\): \(.*\)$/\1\t\2/p' "$out/list.txt")
 	touch "$out/done"
@@ -65,36 +65,8 @@ if [[ ${1:-} == --guest ]]; then
 fi
 
 [[ -x $PERF_OUT/perf ]] || die "no perf at $PERF_OUT/perf: run scripts/build-perf.sh"
-R=$BUILD/results/perf-test-all
-mkdir -p "$R"
 # Usage: check-perf-test.sh [patched|base ...]: the kernels to run (both by
 # default); the comparison uses the results kept from an earlier run for
-# the other one
-kernels=("$@")
-(( $# )) || kernels=(patched base)
-for k in "${kernels[@]}"; do
-	[[ $k == patched || $k == base ]] || die "usage: $0 [patched|base ...]"
-	step "perf test, every case, in the $k kernel (most of an hour under TCG)"
-	"$TOP/scripts/vm.sh" "$k" -- "$TOP/scripts/check-perf-test.sh" --guest "$R/$k" >"$R.$k.log" 2>&1 ||
-		log "the $k guest ended with an error: see $R.$k.log"
-	[[ -f $R/$k/done ]] || die "the $k guest did not finish: see $R.$k.log"
-done
-for k in patched base; do
-	[[ -f $R/$k/done ]] || die "no complete perf test run on the $k kernel: run $0 $k"
-done
-
-# cases are matched by description: both guests run the same perf, so the
-# numbers agree too, but a description says what regressed
-bad=0
-while IFS=$'\t' read -r _ desc base_res; do
-	patched_res=$(awk -F'\t' -v d="$desc" '$2 == d { print $3 }' "$R/patched/results.tsv")
-	if [[ $base_res == Ok && $patched_res != Ok ]]; then
-		log "regression: $desc: base Ok, patched ${patched_res:-missing}"
-		bad=$((bad + 1))
-	fi
-done <"$R/base/results.tsv"
-for k in patched base; do
-	log "$k: $(cut -f3 "$R/$k/results.tsv" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')"
-done
-echo "$(awk -F'\t' '$3 == "Ok"' "$R/base/results.tsv" | wc -l) cases pass on the base kernel; $bad of them do not on the patched one"
-((bad == 0))
+# the other one (both guests run the same perf, so the case numbers agree)
+suite_in_guests "perf test" "$BUILD/results/perf-test-all" "$TOP/scripts/check-perf-test.sh" "$@"
+suite_regressions "$BUILD/results/perf-test-all" Ok

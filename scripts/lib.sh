@@ -154,3 +154,42 @@ kernel_targets() {	# file.c... -> targets, one per line
 		esac
 	done | sort -u
 }
+
+# A test suite of the kernel's or perf's own, run in both guests and
+# compared: each guest writes OUT/results.tsv ("case<TAB>result") and
+# OUT/done when it got to the end. Boots the kernels named (both when
+# none) with "SCRIPT --guest RESULTS/KERNEL", then requires a finished run
+# of both, one of them possibly kept from an earlier call.
+suite_in_guests() {	# what results-dir script [patched|base ...]
+	local what=$1 r=$2 script=$3 k
+	shift 3
+	local kernels=("$@")
+	(( $# )) || kernels=(patched base)
+	for k in "${kernels[@]}"; do
+		[[ $k == patched || $k == base ]] || die "usage: $script [patched|base ...]"
+		step "$what in the $k kernel"
+		"$TOP/scripts/vm.sh" "$k" -- "$script" --guest "$r/$k" >"$r.$k.log" 2>&1 ||
+			log "the $k guest ended with an error: see $r.$k.log"
+	done
+	for k in patched base; do
+		[[ -f $r/$k/done ]] || die "no complete $what run on the $k kernel: run $script $k"
+	done
+}
+
+# The comparison of suite_in_guests' runs: each case that gives @pass on
+# the base kernel and not on the patched one is logged; prints the counts
+# and fails when there is such a case.
+suite_regressions() {	# results-dir pass-result
+	local r=$1 pass=$2 k bad
+	bad=$(awk -F'\t' -v ok="$pass" 'NR == FNR { p[$1] = $2; next }
+		$2 == ok && !($1 in p) { print $1 ": base " ok ", patched missing"; next }
+		$2 == ok && p[$1] != ok { print $1 ": base " ok ", patched " p[$1] }' \
+		"$r/patched/results.tsv" "$r/base/results.tsv")
+	[[ -z $bad ]] || while IFS= read -r k; do log "regression: $k"; done <<<"$bad"
+	for k in patched base; do
+		log "$k: $(cut -f2 "$r/$k/results.tsv" | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')"
+	done
+	echo "$(awk -F'\t' -v ok="$pass" '$2 == ok' "$r/base/results.tsv" | wc -l) cases pass on the base kernel;" \
+		"$(grep -c . <<<"$bad") of them do not on the patched one"
+	[[ -z $bad ]]
+}

@@ -27,10 +27,10 @@ fi
 # Usage: check-ftracetest.sh [patched|base ...]: the kernels to run (both by
 # default); the comparison uses the results kept from an earlier run for
 # the other one (about 15 min a kernel under TCG).
-# One vCPU: with two, QEMU's TCG lets a vCPU run an int3 that
-# text_poke_bp() has already replaced, while the cases switch hundreds of
-# tracepoints on and off, and both kernels die with "Oops: int3" (seen on
-# the base and the patched kernel alike).
+# One vCPU: the kept results were taken so. With two vCPUs and QEMU's
+# multi-threaded TCG, a vCPU ran an int3 that text_poke_bp() had already
+# replaced while the cases switched tracepoints, and both kernels died
+# with "Oops: int3"; vm.sh now runs TCG single-threaded against that.
 export VM_CPUS=1
 suite_in_guests ftracetest "$BUILD/results/ftrace" "$TOP/scripts/check-ftracetest.sh" "$@"
 suite_regressions "$BUILD/results/ftrace" PASS

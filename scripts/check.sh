@@ -78,7 +78,10 @@ for k in patched base; do
 	step "booting the $k kernel and running the tests in it (2-4 min under TCG)"
 	# the guest's own exit status is not the verdict: evaluate.py compares
 	# the two runs, and notices a guest that did not finish
-	"$S/vm.sh" "$k" -- "$S/guest-tests.sh" "$R/$k" 2>&1 | tee "$R/$k.log" | sed 's/^/  | /' >&2 || true
+	# the kernel's console goes to the log only, but for what says it died
+	VM_VERBOSE=1 "$S/vm.sh" "$k" -- "$S/guest-tests.sh" "$R/$k" 2>&1 | tee "$R/$k.log" |
+		grep -E '^(vm\.sh|guest-tests\.sh|    )|Oops|BUG:|Kernel panic|RIP:' |
+		sed 's/^/  | /' >&2 || true
 done
 
 log "make check took $((SECONDS - start)) s"

@@ -103,6 +103,21 @@ def runs(root):
     return out
 
 
+def console_death(root):
+    """What the guest's console (ROOT.log, make check keeps it) said as it
+    died: the first oops, BUG or panic line and the RIP after it."""
+    try:
+        with open(root.rstrip("/") + ".log", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    for i, line in enumerate(lines):
+        if re.search(r"Oops|BUG:|Kernel panic", line):
+            rip = next((l.strip() for l in lines[i:i + 12] if "RIP:" in l), "")
+            return "; console: " + line.strip() + (" / " + rip if rip else "")
+    return ""
+
+
 def main():
     tsv_prefix = None
     if sys.argv[1] == "--tsv":
@@ -128,7 +143,8 @@ def main():
         if root is None:
             continue
         if not os.path.exists(os.path.join(root, "done")):
-            add("fail", f"{label} guest run completed", f"no {root}/done: the guest died or timed out")
+            add("fail", f"{label} guest run completed",
+                f"no {root}/done: the guest died or timed out{console_death(root)}")
 
     patched, base = runs(patched_dir) if patched_dir else {}, runs(base_dir)
     for (suite, binary), (cases, problems) in patched.items():

@@ -168,7 +168,7 @@ suite_in_guests() {	# what results-dir script [patched|base ...]
 	for k in "${kernels[@]}"; do
 		[[ $k == patched || $k == base ]] || die "usage: $script [patched|base ...]"
 		step "$what in the $k kernel"
-		"$TOP/scripts/vm.sh" "$k" -- "$script" --guest "$r/$k" >"$r.$k.log" 2>&1 ||
+		VM_VERBOSE=1 "$TOP/scripts/vm.sh" "$k" -- "$script" --guest "$r/$k" >"$r.$k.log" 2>&1 ||
 			log "the $k guest ended with an error: see $r.$k.log"
 	done
 	for k in patched base; do

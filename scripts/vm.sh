@@ -43,9 +43,17 @@ kvm_works() {
 # then fails to mount the 9p root ("Bad value for 'source'").
 args=(--run "$kernel" --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-2G}" --rwdir "$BUILD"
 	--append root=/dev/root)
+# VM_VERBOSE=1: the kernel's console too (an oops is then in the output)
+[[ ${VM_VERBOSE:-0} == 1 ]] && args+=(--verbose)
 qemu_opts=${VM_QEMU_OPTS:-}
 if [[ $qemu_opts == *-icount* ]] || ! kvm_works; then
 	args+=(--disable-kvm)
+	# One host thread for all vCPUs: QEMU 7.2's multi-threaded TCG lets a
+	# vCPU run a stale translation of kernel text that text_poke_bp() has
+	# just patched back, and the guest dies on a left-over int3 (seen on
+	# both kernels: "Oops: int3" in __schedule as perf_sched_events
+	# flips, and in ftracetest). -icount runs single-threaded anyway.
+	qemu_opts="-accel tcg,thread=single${qemu_opts:+ $qemu_opts}"
 fi
 if [[ -n $qemu_opts ]]; then
 	args+=(--qemu-opts="$qemu_opts")
